@@ -1,0 +1,193 @@
+//! The Dragon Castle: stacks of face-up tiles on a grid (R-CASTLE-1, R-AVAIL-1..3).
+//!
+//! Stacks live in one flat array in dealing order (stacks row-major, each bottom
+//! to top), so a stack is a slice `tiles[start .. start + height]` and taking the
+//! top tile is `height -= 1`. Nothing moves and nothing allocates.
+
+use crate::layout::{Layout, MAX_COLS, SPACES};
+use crate::tile::Tile;
+
+/// Tallest stack a layout can describe (one digit).
+pub const MAX_FLOOR: usize = 9;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Castle {
+    height: [u8; SPACES],
+    start: [u8; SPACES],
+    tiles: [Tile; Tile::TOTAL],
+    /// `on_floor[f]`: stacks of height >= f, i.e. tiles on floor `f` (index 0 unused).
+    /// Kept so that the top floor is found without scanning the grid.
+    on_floor: [u8; MAX_FLOOR + 1],
+    rows: u8,
+    cols: u8,
+    remaining: u8,
+}
+
+impl Castle {
+    /// Deal `deal` (116 tiles, dealing order) into `layout`. The layout is valid
+    /// by construction ([`Layout::parse`] checks the 116 tiles).
+    pub fn new(layout: &Layout, deal: &[Tile; Tile::TOTAL]) -> Castle {
+        let mut c = Castle {
+            height: *layout.heights(),
+            start: [0; SPACES],
+            tiles: *deal,
+            on_floor: [0; MAX_FLOOR + 1],
+            rows: layout.rows() as u8,
+            cols: layout.cols() as u8,
+            remaining: Tile::TOTAL as u8,
+        };
+        let mut next = 0u8;
+        for s in 0..SPACES {
+            c.start[s] = next;
+            next += c.height[s];
+        }
+        c.on_floor = c.count_floors();
+        c
+    }
+
+    fn count_floors(&self) -> [u8; MAX_FLOOR + 1] {
+        let mut on = [0u8; MAX_FLOOR + 1];
+        for &h in self.height.iter() {
+            for f in 1..=h as usize {
+                on[f] += 1;
+            }
+        }
+        on
+    }
+
+    pub fn rows(&self) -> usize {
+        self.rows as usize
+    }
+    pub fn cols(&self) -> usize {
+        self.cols as usize
+    }
+    /// Tiles still in the castle.
+    pub fn remaining(&self) -> usize {
+        self.remaining as usize
+    }
+    pub fn is_empty(&self) -> bool {
+        self.remaining == 0
+    }
+
+    #[inline]
+    pub fn height(&self, space: usize) -> u8 {
+        self.height[space]
+    }
+
+    #[inline]
+    pub fn top(&self, space: usize) -> Option<Tile> {
+        let h = self.height[space];
+        if h == 0 {
+            None
+        } else {
+            Some(self.tiles[(self.start[space] + h - 1) as usize])
+        }
+    }
+
+    /// The tile on `floor` (1 = ground) of `space`, hidden ones included.
+    pub fn tile_at(&self, space: usize, floor: u8) -> Option<Tile> {
+        if floor == 0 || floor > self.height[space] {
+            None
+        } else {
+            Some(self.tiles[(self.start[space] + floor - 1) as usize])
+        }
+    }
+
+    /// Height of `space` at the deal (the layout), derived from the stack offsets.
+    pub fn original_height(&self, space: usize) -> u8 {
+        let end = if space + 1 < SPACES { self.start[space + 1] } else { Tile::TOTAL as u8 };
+        end - self.start[space]
+    }
+
+    /// R-AVAIL-2: the greatest stack height (0 when the castle is empty).
+    #[inline]
+    pub fn top_floor(&self) -> u8 {
+        let mut f = MAX_FLOOR;
+        while f > 0 && self.on_floor[f] == 0 {
+            f -= 1;
+        }
+        f as u8
+    }
+
+    #[inline]
+    fn west_east(&self, space: usize) -> (u8, u8) {
+        let col = space % MAX_COLS;
+        let w = if col > 0 { self.height[space - 1] } else { 0 };
+        let e = if col + 1 < MAX_COLS { self.height[space + 1] } else { 0 };
+        (w, e)
+    }
+
+    /// R-AVAIL-1: a top tile is Available iff a long side (west or east) is free.
+    #[inline]
+    pub fn is_available(&self, space: usize) -> bool {
+        let h = self.height[space];
+        let (w, e) = self.west_east(space);
+        h > 0 && (w < h || e < h)
+    }
+
+    /// R-AVAIL-3: a free short side (north or south); used by the Spirit of Elegance.
+    pub fn has_free_short_side(&self, space: usize) -> bool {
+        let h = self.height[space];
+        let n = if space >= MAX_COLS { self.height[space - MAX_COLS] } else { 0 };
+        let s = if space + MAX_COLS < SPACES { self.height[space + MAX_COLS] } else { 0 };
+        h > 0 && (n < h || s < h)
+    }
+
+    /// Spaces of the grid that can hold stacks, row-major: the loops of the rules
+    /// only walk this rectangle.
+    #[inline]
+    pub fn spaces(&self) -> impl Iterator<Item = usize> + '_ {
+        let cols = self.cols as usize;
+        (0..self.rows as usize).flat_map(move |r| (r * MAX_COLS)..(r * MAX_COLS + cols))
+    }
+
+    /// Take the top tile of `space`. The caller has checked it is there.
+    #[inline]
+    pub fn remove_top(&mut self, space: usize) -> Tile {
+        let h = self.height[space];
+        debug_assert!(h > 0);
+        let t = self.tiles[(self.start[space] + h - 1) as usize];
+        self.on_floor[h as usize] -= 1;
+        self.height[space] = h - 1;
+        self.remaining -= 1;
+        t
+    }
+
+    /// Positions of the covered tiles (below a top tile), in dealing order, as
+    /// indices into the deal. These are the tiles nobody has seen.
+    pub fn hidden_slots(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..SPACES).flat_map(move |s| {
+            let h = self.height[s];
+            let base = self.start[s] as usize;
+            base..base + h.saturating_sub(1) as usize
+        })
+    }
+
+    pub fn hidden_count(&self) -> usize {
+        self.hidden_slots().count()
+    }
+
+    pub(crate) fn slot(&self, index: usize) -> Tile {
+        self.tiles[index]
+    }
+    pub(crate) fn set_slot(&mut self, index: usize, t: Tile) {
+        self.tiles[index] = t;
+    }
+
+    /// Recompute the floor counts and the tile count from the heights.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.on_floor != self.count_floors() {
+            return Err(format!("floor counts {:?} != recomputed {:?}", self.on_floor, self.count_floors()));
+        }
+        let n: usize = self.height.iter().map(|&h| h as usize).sum();
+        if n != self.remaining as usize {
+            return Err(format!("remaining {} != sum of heights {n}", self.remaining));
+        }
+        for s in 0..SPACES {
+            if self.height[s] > 0 && (s / MAX_COLS >= self.rows() || s % MAX_COLS >= self.cols()) {
+                return Err(format!("stack outside the grid at space {s}"));
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,191 @@
+//! A game with its setup and history: what users hold. The [`State`] inside is
+//! the small `Copy` value the search uses; this adds undo, JSON and
+//! determinization on top.
+
+use serde::{Deserialize, Serialize};
+
+use crate::action::Action;
+use crate::error::Error;
+use crate::layout::Layout;
+use crate::state::{check_deal, seeded_deal, Rules, State};
+use crate::tile::Tile;
+
+/// Format tag and version of [`Game::to_json`].
+pub const JSON_FORMAT: &str = "dragoncastle-game";
+pub const JSON_VERSION: u32 = 1;
+
+#[derive(Clone, Debug)]
+pub struct Game {
+    players: usize,
+    seed: Option<u64>,
+    layout: Layout,
+    deal: [Tile; Tile::TOTAL],
+    state: State,
+    /// The actions applied, each with the state before it (undo is a pop).
+    history: Vec<(Action, State)>,
+}
+
+impl PartialEq for Game {
+    /// Equal setup and equal current state (every field, hidden tiles included);
+    /// the path that led there does not count.
+    fn eq(&self, other: &Self) -> bool {
+        self.players == other.players && self.layout == other.layout && self.state == other.state
+    }
+}
+
+#[derive(Serialize, Deserialize)]
+struct RulesJson {
+    dragon_set_bonus: bool,
+}
+
+#[derive(Serialize, Deserialize)]
+struct SummaryJson {
+    phase: String,
+    current_player: usize,
+    scores: Vec<u32>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GameJson {
+    format: String,
+    version: u32,
+    players: usize,
+    seed: Option<u64>,
+    layout: String,
+    rules: RulesJson,
+    deal: Vec<String>,
+    actions: Vec<i64>,
+    /// Written for readers and checked on load; the replay is the truth.
+    summary: Option<SummaryJson>,
+}
+
+impl Game {
+    /// A new game. `deal` overrides the seeded shuffle; `seed` is then only recorded.
+    pub fn new(
+        players: usize,
+        seed: u64,
+        layout: Option<Layout>,
+        rules: Rules,
+        deal: Option<Vec<Tile>>,
+    ) -> Result<Game, Error> {
+        let layout = layout.unwrap_or_else(|| Layout::for_players(players));
+        let (deal, seed) = match deal {
+            Some(d) => {
+                check_deal(&d)?;
+                let mut a = [Tile::from_index_unchecked(0); Tile::TOTAL];
+                a.copy_from_slice(&d);
+                (a, None)
+            }
+            None => (seeded_deal(seed), Some(seed)),
+        };
+        let state = State::new(players, &layout, &deal, rules)?;
+        Ok(Game { players, seed, layout, deal, state, history: Vec::new() })
+    }
+
+    pub fn state(&self) -> &State {
+        &self.state
+    }
+    pub fn seed(&self) -> Option<u64> {
+        self.seed
+    }
+    pub fn layout(&self) -> &Layout {
+        &self.layout
+    }
+    pub fn deal(&self) -> &[Tile; Tile::TOTAL] {
+        &self.deal
+    }
+    pub fn actions(&self) -> impl Iterator<Item = Action> + '_ {
+        self.history.iter().map(|(a, _)| *a)
+    }
+    pub fn history_len(&self) -> usize {
+        self.history.len()
+    }
+
+    pub fn apply(&mut self, a: Action) -> Result<(), Error> {
+        let before = self.state;
+        self.state.apply(a)?;
+        self.history.push((a, before));
+        Ok(())
+    }
+
+    pub fn undo(&mut self) -> Option<Action> {
+        let (a, before) = self.history.pop()?;
+        self.state = before;
+        Some(a)
+    }
+
+    /// A copy whose covered castle tiles are re-dealt (see [`State::determinize`]).
+    /// Its history is rewritten with the same re-deal, so undoing in the copy
+    /// never reveals the true hidden tiles.
+    pub fn determinize(&self, seed: u64) -> Game {
+        let det = self.state.determinize(seed);
+        let mut deal = self.deal;
+        for (i, t) in deal.iter_mut().enumerate() {
+            *t = det.castle.slot(i);
+        }
+        let mut g = self.clone();
+        g.state = det;
+        g.deal = deal;
+        g.seed = None;
+        for (_, s) in g.history.iter_mut() {
+            for (i, t) in deal.iter().enumerate() {
+                s.castle.set_slot(i, *t);
+            }
+        }
+        g
+    }
+
+    pub fn to_json(&self) -> String {
+        let j = GameJson {
+            format: JSON_FORMAT.into(),
+            version: JSON_VERSION,
+            players: self.players,
+            seed: self.seed,
+            layout: self.layout.to_text(),
+            rules: RulesJson { dragon_set_bonus: self.state.rules().dragon_set_bonus },
+            deal: self.deal.iter().map(|t| t.code()).collect(),
+            actions: self.actions().map(|a| a.id() as i64).collect(),
+            summary: Some(SummaryJson {
+                phase: self.state.phase().name().into(),
+                current_player: self.state.current_player(),
+                scores: (0..self.players).map(|s| self.state.score(s)).collect(),
+            }),
+        };
+        serde_json::to_string(&j).unwrap_or_default() // plain data: serialization cannot fail
+    }
+
+    /// Load and check: the deal, the layout and every action are validated by
+    /// replaying the game; a summary that disagrees with the replay is an error.
+    pub fn from_json(text: &str) -> Result<Game, Error> {
+        let bad = |m: String| Error::Setup(format!("invalid game JSON: {m}"));
+        let j: GameJson = serde_json::from_str(text).map_err(|e| bad(e.to_string()))?;
+        if j.format != JSON_FORMAT {
+            return Err(bad(format!("format is {:?}, expected {JSON_FORMAT:?}", j.format)));
+        }
+        if j.version != JSON_VERSION {
+            return Err(bad(format!("version {} is not supported (this library writes {JSON_VERSION})", j.version)));
+        }
+        let layout = Layout::parse(&j.layout).map_err(|e| bad(e.to_string()))?;
+        let deal = j.deal.iter().map(|c| Tile::parse(c)).collect::<Result<Vec<_>, _>>().map_err(|e| bad(e.to_string()))?;
+        let rules = Rules { dragon_set_bonus: j.rules.dragon_set_bonus };
+        let mut g = Game::new(j.players, 0, Some(layout), rules, Some(deal)).map_err(|e| bad(e.to_string()))?;
+        g.seed = j.seed;
+        if let Some(seed) = j.seed {
+            if seeded_deal(seed) != g.deal {
+                return Err(bad(format!("the deal is not the one seed {seed} makes")));
+            }
+        }
+        for (k, id) in j.actions.iter().enumerate() {
+            let a = Action::from_id(*id).map_err(|e| bad(format!("action {k}: {e}")))?;
+            g.apply(a).map_err(|e| bad(format!("action {k}: {e}")))?;
+        }
+        if let Some(s) = j.summary {
+            let scores: Vec<u32> = (0..g.players).map(|p| g.state.score(p)).collect();
+            if s.phase != g.state.phase().name() || s.current_player != g.state.current_player() || s.scores != scores {
+                return Err(bad("the summary does not match the replayed actions".into()));
+            }
+        }
+        Ok(g)
+    }
+}

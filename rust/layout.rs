@@ -1,0 +1,235 @@
+//! Castle layouts as data (R-LAYOUT-1): a grid of stack heights, at most 12 × 12.
+//!
+//! Text form: one row per line, one character per space: a digit `1`–`9` is a
+//! stack of that many tiles, `.` or `0` is no space. Blank leading/trailing lines
+//! and trailing spaces are ignored; rows may have different lengths only if the
+//! missing cells are at the east end (they are treated as `.`).
+
+use crate::error::Error;
+use crate::tile::Tile;
+
+pub const MAX_ROWS: usize = 12;
+pub const MAX_COLS: usize = 12;
+/// Castle spaces are numbered `row * 12 + col` whatever the layout's size, so
+/// that action ids do not depend on the layout.
+pub const SPACES: usize = MAX_ROWS * MAX_COLS;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Layout {
+    rows: u8,
+    cols: u8,
+    heights: [u8; SPACES],
+}
+
+/// The standard layouts are our own (the printed boards are not in the rulebook),
+/// honouring its advice: ground-floor counts 2p 65–80, 3p 50–70, 4p 40–55, and no
+/// upper-floor row of 6 or more adjacent tiles.
+pub const STANDARD_2P: &str = "\
+1222112221
+1232112321
+1222112221
+1221111221
+1232112321
+1222112221
+1232112321
+";
+pub const STANDARD_3P: &str = "\
+1223122321
+2232112232
+1223122321
+2232112232
+1223122321
+2232111232
+";
+pub const STANDARD_4P: &str = "\
+33313331
+23313321
+13331333
+23313321
+33313331
+13331333
+";
+
+impl Layout {
+    pub fn parse(text: &str) -> Result<Layout, Error> {
+        let lines: Vec<&str> = text.lines().map(|l| l.trim_end()).collect();
+        let first = lines.iter().position(|l| !l.is_empty());
+        let last = lines.iter().rposition(|l| !l.is_empty());
+        let (first, last) = match (first, last) {
+            (Some(a), Some(b)) => (a, b),
+            _ => return Err(Error::Setup("layout is empty".into())),
+        };
+        let rows = &lines[first..=last];
+        if rows.len() > MAX_ROWS {
+            return Err(Error::Setup(format!("layout has {} rows; at most {MAX_ROWS}", rows.len())));
+        }
+        let mut heights = [0u8; SPACES];
+        let mut cols = 0usize;
+        for (r, line) in rows.iter().enumerate() {
+            let line = line.trim_start_matches('\u{feff}');
+            if line.chars().count() > MAX_COLS {
+                return Err(Error::Setup(format!(
+                    "layout row {r} has {} columns; at most {MAX_COLS}",
+                    line.chars().count()
+                )));
+            }
+            for (c, ch) in line.chars().enumerate() {
+                let h = match ch {
+                    '.' | '0' => 0,
+                    '1'..='9' => ch as u8 - b'0',
+                    _ => {
+                        return Err(Error::Setup(format!(
+                            "layout row {r} column {c}: bad character {ch:?} (use 1-9 for a stack, '.' for no space)"
+                        )))
+                    }
+                };
+                heights[r * MAX_COLS + c] = h;
+            }
+            cols = cols.max(line.chars().count());
+        }
+        let layout = Layout { rows: rows.len() as u8, cols: cols as u8, heights };
+        let total = layout.total_tiles();
+        if total != Tile::TOTAL {
+            return Err(Error::Setup(format!("layout holds {total} tiles; it must hold exactly {}", Tile::TOTAL)));
+        }
+        Ok(layout)
+    }
+
+    /// `standard-2p`, `standard-3p`, `standard-4p`.
+    pub fn standard(name: &str) -> Result<Layout, Error> {
+        let text = match name {
+            "standard-2p" => STANDARD_2P,
+            "standard-3p" => STANDARD_3P,
+            "standard-4p" => STANDARD_4P,
+            _ => {
+                return Err(Error::Setup(format!(
+                    "unknown layout {name:?} (standard-2p, standard-3p, standard-4p, or layout text)"
+                )))
+            }
+        };
+        Layout::parse(text)
+    }
+
+    /// The default layout for a player count (solo uses the 3-player one, R-SOLO-1).
+    pub fn for_players(players: usize) -> Layout {
+        let name = match players {
+            2 => "standard-2p",
+            4 => "standard-4p",
+            _ => "standard-3p",
+        };
+        Layout::standard(name).expect("standard layouts are valid") // checked by tests
+    }
+
+    pub fn rows(&self) -> usize {
+        self.rows as usize
+    }
+    pub fn cols(&self) -> usize {
+        self.cols as usize
+    }
+    pub fn height(&self, row: usize, col: usize) -> u8 {
+        if row < MAX_ROWS && col < MAX_COLS {
+            self.heights[row * MAX_COLS + col]
+        } else {
+            0
+        }
+    }
+    pub fn heights(&self) -> &[u8; SPACES] {
+        &self.heights
+    }
+    pub fn total_tiles(&self) -> usize {
+        self.heights.iter().map(|&h| h as usize).sum()
+    }
+    pub fn ground_floor(&self) -> usize {
+        self.heights.iter().filter(|&&h| h > 0).count()
+    }
+
+    /// Soft advice (R-LAYOUT-1): warnings, never errors.
+    pub fn warnings(&self, players: Option<usize>) -> Vec<String> {
+        let mut out = Vec::new();
+        let ground = self.ground_floor();
+        let advice = match players {
+            Some(2) => Some((65, 80)),
+            Some(3) | Some(1) => Some((50, 70)),
+            Some(4) => Some((40, 55)),
+            _ => None,
+        };
+        if let (Some((lo, hi)), Some(p)) = (advice, players) {
+            if ground < lo || ground > hi {
+                out.push(format!(
+                    "{ground} ground-floor tiles; the rulebook advises {lo}-{hi} for {p} player(s)"
+                ));
+            }
+        }
+        for floor in 2..=9u8 {
+            for r in 0..self.rows() {
+                let mut run = 0;
+                for c in 0..=self.cols() {
+                    if c < self.cols() && self.height(r, c) >= floor {
+                        run += 1;
+                    } else {
+                        if run >= 6 {
+                            out.push(format!(
+                                "row {r} has {run} adjacent tiles on floor {floor} (ending at column {}); \
+                                 long upper-floor rows leave few Available tiles",
+                                c - 1
+                            ));
+                        }
+                        run = 0;
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    pub fn to_text(&self) -> String {
+        let mut s = String::new();
+        for r in 0..self.rows() {
+            for c in 0..self.cols() {
+                let h = self.height(r, c);
+                s.push(if h == 0 { '.' } else { (b'0' + h) as char });
+            }
+            s.push('\n');
+        }
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn standard_layouts_follow_the_advice() {
+        // R-LAYOUT-1: 116 tiles, ground floor within the advice, no long upper rows.
+        for (p, name) in [(2, "standard-2p"), (3, "standard-3p"), (4, "standard-4p")] {
+            let l = Layout::standard(name).unwrap();
+            assert_eq!(l.total_tiles(), 116, "{name}");
+            assert!(l.warnings(Some(p)).is_empty(), "{name}: {:?}", l.warnings(Some(p)));
+        }
+    }
+
+    #[test]
+    fn bad_layouts_are_errors() {
+        assert!(Layout::parse("").is_err());
+        assert!(Layout::parse("1111").is_err()); // not 116 tiles
+        assert!(Layout::parse("11x1").is_err());
+        assert!(Layout::parse(&"1".repeat(13)).is_err());
+        let too_many_rows = "1\n".repeat(13);
+        assert!(Layout::parse(&too_many_rows).is_err());
+    }
+
+    #[test]
+    fn long_upper_rows_warn() {
+        let mut text = String::from("222222\n");
+        // Fill up to 116 tiles with single stacks.
+        let rest = 116 - 12;
+        for r in 0..(rest / 12) {
+            let _ = r;
+            text.push_str("111111111111\n");
+        }
+        text.push_str(&"1".repeat(rest % 12));
+        let l = Layout::parse(&text).unwrap();
+        assert!(l.warnings(None).iter().any(|w| w.contains("floor 2")));
+    }
+}

@@ -1,0 +1,264 @@
+//! A player's Realm: a 4 × 4 grid of stacks as bitboards (R-REALM-1, R-REALM-2).
+//!
+//! Bit `row * 4 + col` stands for a cell. Only the top tile of a stack matters to
+//! the rules: face-down tiles never turn face up again and their symbols never
+//! count, so a cell is its height, its top tile if face up, and a Shrine flag.
+
+use crate::tile::{Tile, TileType};
+
+pub const SIDE: usize = 4;
+pub const CELLS: usize = SIDE * SIDE;
+pub const ALL: u16 = 0xFFFF;
+const COL0: u16 = 0x1111;
+const COL3: u16 = 0x8888;
+
+/// R-ADJ-1: cells sharing an edge with any cell of `m`.
+#[inline]
+pub const fn neighbours(m: u16) -> u16 {
+    ((m << 1) & !COL0) | ((m >> 1) & !COL3) | (m << 4) | (m >> 4)
+}
+
+/// The connected component of `within` that contains the lowest bit of `seed`.
+#[inline]
+pub fn flood(seed: u16, within: u16) -> u16 {
+    let mut grown = seed & within;
+    loop {
+        let next = (grown | neighbours(grown)) & within;
+        if next == grown {
+            return grown;
+        }
+        grown = next;
+    }
+}
+
+/// R-CONS-2: VP for consolidating a set of `n` tiles (n >= 4).
+pub const fn set_vp(n: u32) -> u32 {
+    match n {
+        0..=3 => 0,
+        4 => 2,
+        5 => 3,
+        6 => 5,
+        7 => 6,
+        _ => n, // 8 -> 8, and each tile beyond 8 adds 1
+    }
+}
+
+/// R-SHRINE-2: a Shrine on a stack of height h is worth min(h, 3).
+pub const fn shrine_value(height: u8) -> u32 {
+    if height >= 3 {
+        3
+    } else {
+        height as u32
+    }
+}
+
+/// A set Consolidated this turn, with the Shrines it still allows (R-SHRINE-1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct ConsolidatedSet {
+    pub cells: u16,
+    pub tile_type: u8,
+    pub allowance: u8,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Realm {
+    height: [u8; CELLS],
+    /// Top tile of each cell; meaningful only where `face_up` is set.
+    top: [Tile; CELLS],
+    face_up: u16,
+    shrine: u16,
+    /// Face-up cells by tile type: derived from `top` and `face_up`, kept for the
+    /// flood fill.
+    by_type: [u16; TileType::COUNT],
+}
+
+impl Default for Realm {
+    fn default() -> Self {
+        Realm {
+            height: [0; CELLS],
+            top: [Tile::from_index_unchecked(0); CELLS],
+            face_up: 0,
+            shrine: 0,
+            by_type: [0; TileType::COUNT],
+        }
+    }
+}
+
+impl Realm {
+    #[inline]
+    pub fn height(&self, cell: usize) -> u8 {
+        self.height[cell]
+    }
+    /// `(tile, face_up)`: a face-down top tile is reported without its symbol.
+    pub fn top(&self, cell: usize) -> Option<(Option<Tile>, bool)> {
+        if self.height[cell] == 0 {
+            None
+        } else if self.face_up & (1 << cell) != 0 {
+            Some((Some(self.top[cell]), true))
+        } else {
+            Some((None, false))
+        }
+    }
+    pub fn face_up_tile(&self, cell: usize) -> Option<Tile> {
+        if self.face_up & (1 << cell) != 0 {
+            Some(self.top[cell])
+        } else {
+            None
+        }
+    }
+    pub fn face_up(&self) -> u16 {
+        self.face_up
+    }
+    pub fn shrines(&self) -> u16 {
+        self.shrine
+    }
+    pub fn has_shrine(&self, cell: usize) -> bool {
+        self.shrine & (1 << cell) != 0
+    }
+    pub fn occupied(&self) -> u16 {
+        let mut m = 0u16;
+        for c in 0..CELLS {
+            if self.height[c] > 0 {
+                m |= 1 << c;
+            }
+        }
+        m
+    }
+    pub fn of_type(&self, t: TileType) -> u16 {
+        self.by_type[t.index()]
+    }
+    pub fn tiles(&self) -> u32 {
+        self.height.iter().map(|&h| h as u32).sum()
+    }
+
+    /// R-PLACE-1: empty cells and face-down tops without a Shrine.
+    #[inline]
+    pub fn placeable(&self) -> u16 {
+        !(self.face_up | self.shrine)
+    }
+
+    #[inline]
+    pub fn place(&mut self, cell: usize, t: Tile) {
+        debug_assert!(self.placeable() & (1 << cell) != 0);
+        self.height[cell] += 1;
+        self.top[cell] = t;
+        self.face_up |= 1 << cell;
+        self.by_type[t.tile_type().index()] |= 1 << cell;
+    }
+
+    /// R-CONS-1, R-CONS-4: flip every group of >= 4 orthogonally adjacent face-up
+    /// tiles of one type. Writes the sets into `out` and returns how many; their VP
+    /// (R-CONS-2, R-CONS-3) is the second value.
+    pub fn consolidate(&mut self, dragon_bonus: bool, out: &mut [ConsolidatedSet]) -> (usize, u32) {
+        let mut n = 0;
+        let mut vp = 0;
+        for t in TileType::ALL {
+            let mut left = self.by_type[t.index()];
+            if left.count_ones() < 4 {
+                continue;
+            }
+            while left != 0 {
+                let group = flood(left & left.wrapping_neg(), left);
+                left &= !group;
+                let size = group.count_ones();
+                if size < 4 {
+                    continue;
+                }
+                self.face_up &= !group;
+                self.by_type[t.index()] &= !group;
+                vp += set_vp(size) + u32::from(dragon_bonus && t == TileType::Dragon);
+                if n < out.len() {
+                    out[n] = ConsolidatedSet {
+                        cells: group,
+                        tile_type: t as u8,
+                        allowance: if t.is_faction() { 1 } else { 2 },
+                    };
+                    n += 1;
+                }
+            }
+        }
+        (n, vp)
+    }
+
+    #[inline]
+    pub fn build_shrine(&mut self, cell: usize) {
+        self.shrine |= 1 << cell;
+    }
+
+    pub fn shrine_count(&self) -> u32 {
+        self.shrine.count_ones()
+    }
+
+    /// R-SHRINE-2 summed over the Realm.
+    pub fn shrine_points(&self) -> u32 {
+        let mut s = self.shrine;
+        let mut total = 0;
+        while s != 0 {
+            let c = s.trailing_zeros() as usize;
+            total += shrine_value(self.height[c]);
+            s &= s - 1;
+        }
+        total
+    }
+
+    /// R-END-3 first tie break: stacks whose top tile is face down.
+    pub fn face_down_stacks(&self) -> u32 {
+        (self.occupied() & !self.face_up).count_ones()
+    }
+
+    /// `settled`: no tile placement is under way, so no set of 4 may be left face up.
+    pub fn validate(&self, settled: bool) -> Result<(), String> {
+        let occ = self.occupied();
+        if self.face_up & !occ != 0 {
+            return Err("face-up flag on an empty cell".into());
+        }
+        if self.shrine & !occ != 0 || self.shrine & self.face_up != 0 {
+            return Err("Shrine on an empty cell or on a face-up tile".into());
+        }
+        let mut by_type = [0u16; TileType::COUNT];
+        for c in 0..CELLS {
+            if self.face_up & (1 << c) != 0 {
+                by_type[self.top[c].tile_type().index()] |= 1 << c;
+            }
+        }
+        if by_type != self.by_type {
+            return Err(format!("type bitboards {:?} != recomputed {by_type:?}", self.by_type));
+        }
+        for t in TileType::ALL {
+            if !settled {
+                break;
+            }
+            let mut left = by_type[t.index()];
+            while left != 0 {
+                let g = flood(left & left.wrapping_neg(), left);
+                left &= !g;
+                if g.count_ones() >= 4 {
+                    return Err(format!("an unconsolidated set of {} {:?} tiles", g.count_ones(), t));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn vp_table() {
+        // R-CONS-2
+        let expect = [(4, 2), (5, 3), (6, 5), (7, 6), (8, 8), (9, 9), (12, 12), (16, 16)];
+        for (n, vp) in expect {
+            assert_eq!(set_vp(n), vp, "set of {n}");
+        }
+    }
+
+    #[test]
+    fn neighbours_do_not_wrap() {
+        // Cell (0,3) = bit 3 and cell (1,0) = bit 4 are not adjacent (R-ADJ-1).
+        assert_eq!(neighbours(1 << 3) & (1 << 4), 0);
+        assert_eq!(neighbours(1 << 4) & (1 << 3), 0);
+        assert_eq!(neighbours(1 << 5), (1 << 1) | (1 << 4) | (1 << 6) | (1 << 9));
+    }
+}

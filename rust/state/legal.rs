@@ -1,0 +1,191 @@
+//! Legal decisions, generated in id order into a caller's buffer.
+
+use super::{Phase, State};
+use crate::action::{Action, ActionList};
+use crate::error::Error;
+use crate::layout::MAX_COLS;
+use crate::realm::CELLS;
+
+impl State {
+    pub fn legal_actions(&self) -> ActionList {
+        let mut out = ActionList::default();
+        self.legal_actions_into(&mut out);
+        out
+    }
+
+    /// Fill `out` with the legal actions, sorted by id.
+    pub fn legal_actions_into(&self, out: &mut ActionList) {
+        out.clear();
+        match self.phase {
+            Phase::Action => self.legal_first_picks(out),
+            Phase::Complete => self.legal_completions(out),
+            Phase::Place => {
+                let mut cells = self.placement_cells();
+                while cells != 0 {
+                    out.push(Action::Place(cells.trailing_zeros() as u8));
+                    cells &= cells - 1;
+                }
+            }
+            Phase::Shrine => {
+                let mut cells = self.shrine_cells();
+                while cells != 0 {
+                    out.push(Action::Shrine(cells.trailing_zeros() as u8));
+                    cells &= cells - 1;
+                }
+                out.push(Action::Done);
+            }
+            Phase::GameOver => {}
+        }
+    }
+
+    /// R-ACT-1..3 first pick: an Available tile on the top floor; R-ACT-5 Summon.
+    fn legal_first_picks(&self, out: &mut ActionList) {
+        let top = self.castle.top_floor();
+        if top > 0 {
+            for s in self.castle.spaces() {
+                if self.castle.height(s) == top && self.castle.is_available(s) {
+                    out.push(Action::Take(s as u8));
+                }
+            }
+        }
+        if self.can_summon() {
+            out.push(Action::Summon);
+        }
+    }
+
+    /// R-ACT-5: every castle tile on the ground floor, and a token to take.
+    pub(crate) fn can_summon(&self) -> bool {
+        self.castle.top_floor() <= 1 && self.tokens_taken < super::COUNTDOWN_TOKENS
+    }
+
+    /// R-ACT-1 second tile (identical, Available after the first left), R-ACT-2,
+    /// R-ACT-3, each subject to R-PLACE-2.
+    fn legal_completions(&self, out: &mut ActionList) {
+        let first = self.held[0];
+        let free = self.players[self.current as usize].realm.placeable().count_ones();
+        if free >= 2 {
+            for s in self.castle.spaces() {
+                if self.castle.top(s) == Some(first) && self.castle.is_available(s) {
+                    out.push(Action::Take(s as u8));
+                }
+            }
+        }
+        if self.general_shrines > 0 && free >= 1 {
+            out.push(Action::TakeShrine);
+        }
+        out.push(Action::Discard);
+    }
+
+    /// R-PLACE-1 with R-PLACE-3: when two identical tiles are placed, the first
+    /// goes to the lower cell of the pair, so each unordered pair is listed once.
+    pub(crate) fn placement_cells(&self) -> u16 {
+        let free = self.players[self.current as usize].realm.placeable();
+        let identical = self.held_len == 2 && self.held[0] == self.held[1];
+        if !identical {
+            free
+        } else if self.placed == 0 {
+            let highest = 15 - free.leading_zeros();
+            free & !(1u16 << highest)
+        } else {
+            free & !((2u16 << self.first_cell) - 1)
+        }
+    }
+
+    /// R-SHRINE-1: tiles of a set Consolidated this turn whose allowance is not
+    /// used up, without a Shrine, while the Shrine Pool is not empty.
+    pub(crate) fn shrine_cells(&self) -> u16 {
+        let p = &self.players[self.current as usize];
+        if p.shrine_pool == 0 {
+            return 0;
+        }
+        let mut cells = 0u16;
+        for set in self.consolidated_sets() {
+            if set.allowance > 0 {
+                cells |= set.cells;
+            }
+        }
+        cells & !p.realm.shrines()
+    }
+
+    pub fn is_legal(&self, a: Action) -> bool {
+        self.legal_actions().contains(a)
+    }
+
+    /// Why `a` is not legal now, in a player's words.
+    pub(crate) fn illegal_reason(&self, a: Action) -> String {
+        use crate::action::ActionKind as K;
+        let p = &self.players[self.current as usize];
+        let kind = a.kind();
+        let expected = match self.phase {
+            Phase::Action => "TAKE (first tile) or SUMMON",
+            Phase::Complete => "TAKE (second tile), TAKE_SHRINE or DISCARD",
+            Phase::Place => "PLACE",
+            Phase::Shrine => "SHRINE or DONE",
+            Phase::GameOver => "nothing: the game is over",
+        };
+        let fits = matches!(
+            (self.phase, kind),
+            (Phase::Action, K::Take | K::Summon)
+                | (Phase::Complete, K::Take | K::TakeShrine | K::Discard)
+                | (Phase::Place, K::Place)
+                | (Phase::Shrine, K::Shrine | K::Done)
+        );
+        if kind == K::Spirit {
+            return "no Spirit card is in play".into();
+        }
+        if !fits {
+            return format!("this phase expects {expected}");
+        }
+        match a {
+            Action::Take(s) => {
+                let s = s as usize;
+                let (r, c) = (s / MAX_COLS, s % MAX_COLS);
+                let Some(t) = self.castle.top(s) else {
+                    return format!("castle space ({r},{c}) holds no tile");
+                };
+                if !self.castle.is_available(s) {
+                    return format!("{t} at ({r},{c}) is not Available: both long sides are blocked (R-AVAIL-1)");
+                }
+                if self.phase == Phase::Action {
+                    format!(
+                        "{t} at ({r},{c}) is on floor {}, not the top floor {} (R-ACT-1)",
+                        self.castle.height(s),
+                        self.castle.top_floor()
+                    )
+                } else if t != self.held[0] {
+                    format!("{t} is not identical to the first tile {} (R-TILE-2)", self.held[0])
+                } else {
+                    "your Realm has fewer than 2 spaces to place a pair (R-PLACE-2)".into()
+                }
+            }
+            Action::Summon if self.castle.top_floor() > 1 => {
+                format!("the castle still has tiles above the ground floor (top floor {}) (R-ACT-5)", self.castle.top_floor())
+            }
+            Action::Summon => "no Countdown token is left".into(),
+            Action::TakeShrine if self.general_shrines == 0 => "the general pool has no Shrine (R-ACT-2)".into(),
+            Action::TakeShrine => "your Realm has no space for the tile (R-PLACE-2)".into(),
+            Action::Place(c) if c as usize >= CELLS => "no such Realm cell".into(),
+            Action::Place(c) => {
+                if p.realm.placeable() & (1 << c) == 0 {
+                    "that cell holds a face-up tile or a Shrine (R-PLACE-1)".into()
+                } else {
+                    "two identical tiles are placed lower cell first (R-PLACE-3)".into()
+                }
+            }
+            Action::Shrine(_) if p.shrine_pool == 0 => "your Shrine Pool is empty".into(),
+            Action::Shrine(_) => {
+                "that cell is not a tile of a set Consolidated this turn with Shrine allowance left, or has a Shrine (R-SHRINE-1)"
+                    .into()
+            }
+            _ => format!("not legal now; this phase expects {expected}"),
+        }
+    }
+
+    pub(crate) fn check_legal(&self, a: Action) -> Result<(), Error> {
+        if self.is_legal(a) {
+            Ok(())
+        } else {
+            Err(Error::Illegal { action: a.to_string(), phase: self.phase.name(), reason: self.illegal_reason(a) })
+        }
+    }
+}

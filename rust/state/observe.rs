@@ -1,0 +1,208 @@
+//! What one player may know: observations and determinization.
+//!
+//! Covered castle tiles (below a top tile) are the only hidden information of
+//! the base game. Every tile that left the castle was seen by all when taken, so
+//! the *multiset* of covered tiles is public; only their order is unknown.
+
+use serde_json::{json, Value};
+
+use super::{Phase, State, COUNTDOWN_TOKENS, MAX_PLAYERS, SHRINES};
+use crate::castle::MAX_FLOOR;
+use crate::layout::{MAX_COLS, MAX_ROWS, SPACES};
+use crate::realm::{CELLS, SIDE};
+use crate::rng::SplitMix64;
+use crate::tile::Tile;
+
+/// Planes of the observation tensor, each `12 × 12` (`docs/observation.md`).
+pub mod planes {
+    pub const CASTLE_SPACE: usize = 0;
+    pub const CASTLE_HEIGHT: usize = 1;
+    pub const CASTLE_AVAILABLE: usize = 2;
+    pub const CASTLE_TOP_FLOOR: usize = 3;
+    /// 29 planes: the symbol of each visible top tile.
+    pub const CASTLE_TOP: usize = 4;
+    /// Per seat, relative to the observer (observer first), 33 planes in the
+    /// north-west 4 × 4 corner: height, 29 face-up symbols, face-down top, Shrine,
+    /// Shrine may be built now.
+    pub const REALMS: usize = CASTLE_TOP + 29; // 33
+    pub const REALM_PLANES: usize = 33;
+    /// Per relative seat, constant planes: seat in game, VP, Shrine Pool, Countdown tokens.
+    pub const SEATS: usize = REALMS + 4 * REALM_PLANES; // 165
+    pub const SEAT_PLANES: usize = 4;
+    /// Constant planes: general Shrines, Countdown left, end triggered, phase one-hot (5).
+    pub const GLOBAL: usize = SEATS + 4 * SEAT_PLANES; // 181
+    /// 29 planes: tiles in hand (constant: count / 2).
+    pub const HELD: usize = GLOBAL + 8; // 189
+    /// 29 planes: covered tiles of each symbol (constant: count / 4).
+    pub const HIDDEN: usize = HELD + 29; // 218
+    pub const COUNT: usize = HIDDEN + 29; // 247
+}
+
+pub const OBSERVATION_SHAPE: [usize; 3] = [planes::COUNT, MAX_ROWS, MAX_COLS];
+pub const OBSERVATION_SIZE: usize = planes::COUNT * SPACES;
+
+impl State {
+    /// How many covered tiles of each symbol remain (public knowledge).
+    pub fn hidden_counts(&self) -> [u8; Tile::SYMBOLS] {
+        let mut n = [0u8; Tile::SYMBOLS];
+        for i in self.castle.hidden_slots() {
+            n[self.castle.slot(i).index() as usize] += 1;
+        }
+        n
+    }
+
+    /// A copy whose covered tiles are re-dealt uniformly among the covered
+    /// positions: Fisher–Yates with SplitMix64(seed) over the covered tiles in
+    /// dealing order (`docs/seeding.md`).
+    pub fn determinize(&self, seed: u64) -> State {
+        let mut s = *self;
+        let mut slots = [0u8; Tile::TOTAL];
+        let mut tiles = [Tile::from_index_unchecked(0); Tile::TOTAL];
+        let mut n = 0;
+        for i in self.castle.hidden_slots() {
+            slots[n] = i as u8;
+            tiles[n] = self.castle.slot(i);
+            n += 1;
+        }
+        SplitMix64::new(seed).shuffle(&mut tiles[..n]);
+        for k in 0..n {
+            s.castle.set_slot(slots[k] as usize, tiles[k]);
+        }
+        s
+    }
+
+    /// Fill `out` (length [`OBSERVATION_SIZE`]) with what `seat` may know.
+    pub fn observation_tensor(&self, seat: usize, out: &mut [f32]) {
+        use planes::*;
+        out.iter_mut().for_each(|x| *x = 0.0);
+        let mut set = |plane: usize, space: usize, v: f32| out[plane * SPACES + space] = v;
+        let c = &self.castle;
+        let top = c.top_floor();
+        for s in 0..SPACES {
+            if c.original_height(s) > 0 {
+                set(CASTLE_SPACE, s, 1.0);
+            }
+            let h = c.height(s);
+            if h == 0 {
+                continue;
+            }
+            set(CASTLE_HEIGHT, s, h as f32 / MAX_FLOOR as f32);
+            if c.is_available(s) {
+                set(CASTLE_AVAILABLE, s, 1.0);
+            }
+            if h == top {
+                set(CASTLE_TOP_FLOOR, s, 1.0);
+            }
+            if let Some(t) = c.top(s) {
+                set(CASTLE_TOP + t.index() as usize, s, 1.0);
+            }
+        }
+        let n = self.players();
+        let shrine_now = if self.phase == Phase::Shrine { self.shrine_cells() } else { 0 };
+        for rel in 0..n {
+            let abs = (seat + rel) % n;
+            let p = &self.players[abs];
+            let base = REALMS + rel * REALM_PLANES;
+            for cell in 0..CELLS {
+                let space = (cell / SIDE) * MAX_COLS + cell % SIDE;
+                let h = p.realm.height(cell);
+                if h == 0 {
+                    continue;
+                }
+                set(base, space, (h as f32 / 8.0).min(1.0));
+                match p.realm.face_up_tile(cell) {
+                    Some(t) => set(base + 1 + t.index() as usize, space, 1.0),
+                    None => set(base + 30, space, 1.0),
+                }
+                if p.realm.has_shrine(cell) {
+                    set(base + 31, space, 1.0);
+                }
+                if abs == self.current as usize && shrine_now & (1 << cell) != 0 {
+                    set(base + 32, space, 1.0);
+                }
+            }
+            let sbase = SEATS + rel * SEAT_PLANES;
+            let vals = [1.0, p.vp as f32 / 50.0, p.shrine_pool as f32 / 10.0, p.countdown as f32 / COUNTDOWN_TOKENS as f32];
+            for (k, v) in vals.into_iter().enumerate() {
+                for s in 0..SPACES {
+                    set(sbase + k, s, v);
+                }
+            }
+        }
+        let mut globals = [0.0f32; 8];
+        globals[0] = self.general_shrines as f32 / SHRINES as f32;
+        globals[1] = self.countdown_left() as f32 / COUNTDOWN_TOKENS as f32;
+        globals[2] = self.end_triggered as u8 as f32;
+        let phase_index = Phase::ALL.iter().position(|&p| p == self.phase).unwrap_or(0);
+        globals[3 + phase_index] = 1.0;
+        let mut held = [0.0f32; Tile::SYMBOLS];
+        for t in self.held() {
+            held[t.index() as usize] += 0.5;
+        }
+        let hidden = self.hidden_counts();
+        for s in 0..SPACES {
+            for (k, v) in globals.iter().enumerate() {
+                set(GLOBAL + k, s, *v);
+            }
+            for k in 0..Tile::SYMBOLS {
+                set(HELD + k, s, held[k]);
+                set(HIDDEN + k, s, hidden[k] as f32 / 4.0);
+            }
+        }
+        let _ = MAX_PLAYERS;
+    }
+
+    /// The observation of `seat` as JSON-like data (`observation(player)` in Python).
+    pub fn observation(&self, seat: usize) -> Value {
+        let c = &self.castle;
+        let grid = |f: &dyn Fn(usize) -> Value| -> Value {
+            (0..c.rows())
+                .map(|r| (0..c.cols()).map(|col| f(r * MAX_COLS + col)).collect::<Vec<_>>())
+                .collect::<Vec<_>>()
+                .into()
+        };
+        let realm = |seat: usize| -> Value {
+            let p = &self.players[seat];
+            let cells = |f: &dyn Fn(usize) -> Value| -> Value {
+                (0..SIDE).map(|r| (0..SIDE).map(|col| f(r * SIDE + col)).collect::<Vec<_>>()).collect::<Vec<_>>().into()
+            };
+            json!({
+                "heights": cells(&|i| p.realm.height(i).into()),
+                "tops": cells(&|i| p.realm.face_up_tile(i).map(|t| t.code()).into()),
+                "face_up": cells(&|i| (p.realm.face_up() & (1 << i) != 0).into()),
+                "shrines": cells(&|i| p.realm.has_shrine(i).into()),
+                "shrine_pool": p.shrine_pool,
+                "vp": p.vp,
+                "countdown": p.countdown,
+                "score": self.score(seat),
+            })
+        };
+        let hidden = self.hidden_counts();
+        let hidden: serde_json::Map<String, Value> = Tile::all()
+            .filter(|t| hidden[t.index() as usize] > 0)
+            .map(|t| (t.code(), hidden[t.index() as usize].into()))
+            .collect();
+        json!({
+            "player": seat,
+            "players": self.players(),
+            "current_player": self.current,
+            "phase": self.phase.name(),
+            "turn": self.turn,
+            "top_floor": c.top_floor(),
+            "castle": {
+                "rows": c.rows(),
+                "cols": c.cols(),
+                "heights": grid(&|s| c.height(s).into()),
+                "tops": grid(&|s| c.top(s).map(|t| t.code()).into()),
+                "available": grid(&|s| c.is_available(s).into()),
+            },
+            "hidden_tiles": hidden,
+            "realms": (0..self.players()).map(realm).collect::<Vec<_>>(),
+            "held": self.held().iter().map(|t| t.code()).collect::<Vec<_>>(),
+            "general_shrines": self.general_shrines,
+            "countdown_left": self.countdown_left(),
+            "end_triggered": self.end_triggered,
+            "discarded": self.discarded,
+        })
+    }
+}

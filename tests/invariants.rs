@@ -1,0 +1,90 @@
+//! Invariants over many random games: `validate()` after every step, undo
+//! restores the identical state, JSON round-trips, legal lists are sorted and
+//! agree with `is_legal`, and every game ends.
+
+use _core::action::{Action, ActionList, NUM_ACTIONS};
+use _core::agents::random_action;
+use _core::rng::SplitMix64;
+use _core::{Game, Phase, Rules};
+
+fn games() -> u64 {
+    // Debug builds are slow; CI plays 1,500 games, `DC_GAMES` asks for more.
+    std::env::var("DC_GAMES").ok().and_then(|v| v.parse().ok()).unwrap_or(500)
+}
+
+#[test]
+fn random_games_keep_every_invariant() {
+    let mut buf = ActionList::default();
+    for players in 2..=4 {
+        for seed in 0..games() {
+            let mut g = Game::new(players, seed, None, Rules::default(), None).unwrap();
+            let mut rng = SplitMix64::new(seed ^ 0xABCD);
+            let mut steps = 0;
+            while let Some(a) = random_action(g.state(), &mut rng, &mut buf) {
+                let legal: Vec<Action> = buf.to_vec();
+                assert!(legal.windows(2).all(|w| w[0].id() < w[1].id()), "legal list not sorted");
+                // A sample of the action space: listed <=> accepted.
+                let probe = rng.below(NUM_ACTIONS as u64) as i64;
+                if let Ok(p) = Action::from_id(probe) {
+                    let mut copy = g.clone();
+                    assert_eq!(copy.apply(p).is_ok(), legal.contains(&p), "{p} in {:?}", g.state().phase());
+                }
+                let before = g.state().clone();
+                g.apply(a).unwrap();
+                if let Err(e) = g.state().validate() {
+                    panic!("players {players} seed {seed} step {steps} after {a}: {e}");
+                }
+                if steps % 17 == 0 {
+                    let mut back = g.clone();
+                    back.undo().unwrap();
+                    assert_eq!(*back.state(), before);
+                }
+                steps += 1;
+                assert!(steps < 2000, "game did not end");
+            }
+            assert_eq!(g.state().phase(), Phase::GameOver);
+            if seed % 25 == 0 {
+                let j = g.to_json();
+                let back = Game::from_json(&j).unwrap();
+                assert_eq!(back, g);
+                assert_eq!(back.to_json(), j);
+            }
+        }
+    }
+}
+
+#[test]
+fn a_rejected_action_changes_nothing() {
+    let mut g = Game::new(2, 3, None, Rules::default(), None).unwrap();
+    let before = g.clone();
+    for id in 0..NUM_ACTIONS as i64 {
+        if let Ok(a) = Action::from_id(id) {
+            let mut copy = g.clone();
+            if copy.apply(a).is_err() {
+                assert_eq!(copy, before);
+                assert_eq!(copy.history_len(), 0);
+            }
+        }
+    }
+    assert!(g.apply(Action::Summon).is_err());
+}
+
+#[test]
+fn determinize_keeps_what_anyone_has_seen() {
+    let mut g = Game::new(3, 11, None, Rules::default(), None).unwrap();
+    let mut rng = SplitMix64::new(5);
+    let mut buf = ActionList::default();
+    for _ in 0..60 {
+        let a = random_action(g.state(), &mut rng, &mut buf).unwrap();
+        g.apply(a).unwrap();
+    }
+    let d = g.determinize(99);
+    assert_eq!(d.state().observation(0), g.state().observation(0));
+    assert_eq!(d.state().hidden_counts(), g.state().hidden_counts());
+    d.state().validate().unwrap();
+    // Undo in the copy never restores the true covered tiles.
+    let mut u = d.clone();
+    while u.undo().is_some() {}
+    assert_eq!(u.state().castle().hidden_count(), 116 - u.state().castle().spaces().filter(|&s| u.state().castle().height(s) > 0).count());
+    assert_eq!(Game::from_json(&d.to_json()).unwrap(), d);
+}
