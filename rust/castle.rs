@@ -48,8 +48,8 @@ impl Castle {
     fn count_floors(&self) -> [u8; MAX_FLOOR + 1] {
         let mut on = [0u8; MAX_FLOOR + 1];
         for &h in self.height.iter() {
-            for f in 1..=h as usize {
-                on[f] += 1;
+            for count in on.iter_mut().take(h as usize + 1).skip(1) {
+                *count += 1;
             }
         }
         on

@@ -12,6 +12,7 @@ pub mod error;
 pub mod game;
 pub mod layout;
 pub mod realm;
+pub mod render;
 pub mod rng;
 pub mod state;
 pub mod tile;

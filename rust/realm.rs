@@ -166,6 +166,13 @@ impl Realm {
                 }
                 self.face_up &= !group;
                 self.by_type[t.index()] &= !group;
+                // Face-down symbols never count again; forget them so equal
+                // positions compare equal however they were reached.
+                let mut g = group;
+                while g != 0 {
+                    self.top[g.trailing_zeros() as usize] = Tile::from_index_unchecked(0);
+                    g &= g - 1;
+                }
                 vp += set_vp(size) + u32::from(dragon_bonus && t == TileType::Dragon);
                 if n < out.len() {
                     out[n] = ConsolidatedSet {
@@ -217,6 +224,9 @@ impl Realm {
         }
         let mut by_type = [0u16; TileType::COUNT];
         for c in 0..CELLS {
+            if self.face_up & (1 << c) == 0 && self.top[c].index() != 0 {
+                return Err(format!("cell {c} remembers the symbol of a face-down tile"));
+            }
             if self.face_up & (1 << c) != 0 {
                 by_type[self.top[c].tile_type().index()] |= 1 << c;
             }

@@ -1,0 +1,65 @@
+"""dragoncastle: the board game *Dragon Castle* for game-AI work.
+
+A Rust rules core behind a small Python API::
+
+    >>> import dragoncastle as dc
+    >>> g = dc.Game(players=2, seed=7)
+    >>> g.phase, g.current_player
+    (Phase.ACTION, 0)
+    >>> first = g.legal_actions()[0]
+    >>> first.kind
+    ActionKind.TAKE
+    >>> g.apply(first)
+    >>> g.phase
+    Phase.COMPLETE
+    >>> g.undo() == first
+    True
+
+Rule ids (``R-...``) in the documentation refer to the project's rules text
+(``docs/rules.md``).
+"""
+
+from __future__ import annotations
+
+from ._core import (
+    DRAGONS,
+    MAX_LEGAL_ACTIONS,
+    NUM_ACTIONS,
+    OBSERVATION_SHAPE,
+    SPIRITS,
+    Action,
+    ActionKind,
+    Game,
+    IllegalActionError,
+    Layout,
+    Phase,
+    Realm,
+    Rules,
+    Tile,
+    TileType,
+)
+from . import agents
+from .play import GameResult, play
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "DRAGONS",
+    "MAX_LEGAL_ACTIONS",
+    "NUM_ACTIONS",
+    "OBSERVATION_SHAPE",
+    "SPIRITS",
+    "Action",
+    "ActionKind",
+    "Game",
+    "GameResult",
+    "IllegalActionError",
+    "Layout",
+    "Phase",
+    "Realm",
+    "Rules",
+    "Tile",
+    "TileType",
+    "agents",
+    "play",
+]

@@ -1,0 +1,51 @@
+"""Running a game between agents."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Protocol, Sequence
+
+
+class Agent(Protocol):
+    """Anything with ``act(game) -> Action``."""
+
+    def act(self, game: Any) -> Any: ...
+
+
+@dataclass
+class GameResult:
+    """The outcome of :func:`play`."""
+
+    scores: list[int]
+    winners: list[int]
+    actions: list[Any] = field(repr=False)
+    #: Seconds each decision took, in the order of ``actions``.
+    move_seconds: list[float] = field(repr=False)
+    game: Any = field(repr=False, default=None)
+
+
+def play(game: Any, agents: Sequence[Agent], *, max_decisions: int = 100_000) -> GameResult:
+    """Play ``game`` to the end in place, seat ``i`` choosing with ``agents[i]``.
+
+    Works with :class:`dragoncastle.Game` and with the reference engine's ``Game``.
+
+    >>> import dragoncastle as dc
+    >>> from dragoncastle.agents import RandomAgent
+    >>> r = dc.play(dc.Game(players=2, seed=1), [RandomAgent(1), RandomAgent(2)])
+    >>> len(r.scores), r.winners[0] in (0, 1)
+    (2, True)
+    """
+    if len(agents) != game.players:
+        raise ValueError(f"{game.players} seats but {len(agents)} agents")
+    actions: list[Any] = []
+    seconds: list[float] = []
+    while not game.is_over:
+        if len(actions) >= max_decisions:
+            raise RuntimeError(f"game did not end within {max_decisions} decisions")
+        start = time.perf_counter()
+        action = agents[game.current_player].act(game)
+        seconds.append(time.perf_counter() - start)
+        game.apply(action)
+        actions.append(action)
+    return GameResult(game.scores(), game.winners(), actions, seconds, game)

@@ -1,0 +1,836 @@
+//! The PyO3 module `dragoncastle._core`: thin shims that convert and delegate.
+//! The only file that names PyO3. Errors become `ValueError` subclasses; no
+//! input can make the core panic (the core returns `Result` for user input).
+
+use numpy::{PyArray1, PyArrayMethods};
+use pyo3::create_exception;
+use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
+
+use crate::action::{Action as CoreAction, ActionKind as CoreKind, ActionList, NUM_ACTIONS, SPIRITS};
+use crate::error::Error;
+use crate::layout::{Layout as CoreLayout, MAX_COLS, MAX_ROWS};
+use crate::realm::{Realm as CoreRealm, SIDE};
+use crate::rng::SplitMix64;
+use crate::state::observe::{OBSERVATION_SHAPE, OBSERVATION_SIZE};
+use crate::state::{Phase as CorePhase, Rules as CoreRules};
+use crate::tile::{Tile as CoreTile, TileType as CoreType};
+use crate::{agents, render, Game as CoreGame};
+
+create_exception!(
+    _core,
+    IllegalActionError,
+    PyValueError,
+    "An action that is malformed or not legal now; the game is left unchanged."
+);
+
+pub const DRAGONS: [&str; 10] =
+    ["humility", "tranquility", "righteousness", "bravery", "majesty", "power", "harmony", "knowledge", "devotion", "fortitude"];
+
+fn to_py_err(e: Error) -> PyErr {
+    match e {
+        Error::Illegal { .. } | Error::Parse(_) => IllegalActionError::new_err(e.to_string()),
+        Error::Setup(_) => PyValueError::new_err(e.to_string()),
+    }
+}
+
+fn setup_err(e: Error) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+// ---------------------------------------------------------------- enums
+
+#[pyclass(module = "dragoncastle._core", name = "TileType", eq, eq_int, hash, frozen, from_py_object)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[allow(non_camel_case_types, clippy::upper_case_acronyms)]
+pub enum PyTileType {
+    MERCHANT,
+    SOLDIER,
+    FARMER,
+    SEASON,
+    WIND,
+    DRAGON,
+}
+
+impl From<CoreType> for PyTileType {
+    fn from(t: CoreType) -> Self {
+        [Self::MERCHANT, Self::SOLDIER, Self::FARMER, Self::SEASON, Self::WIND, Self::DRAGON][t.index()]
+    }
+}
+
+#[pymethods]
+impl PyTileType {
+    /// True for Merchant, Soldier and Farmer.
+    #[getter]
+    fn is_faction(&self) -> bool {
+        (*self as u8) < 3
+    }
+}
+
+#[pyclass(module = "dragoncastle._core", name = "Phase", eq, eq_int, hash, frozen, from_py_object)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[allow(non_camel_case_types, clippy::upper_case_acronyms)]
+pub enum PyPhase {
+    ACTION,
+    COMPLETE,
+    PLACE,
+    SHRINE,
+    GAME_OVER,
+}
+
+impl From<CorePhase> for PyPhase {
+    fn from(p: CorePhase) -> Self {
+        match p {
+            CorePhase::Action => Self::ACTION,
+            CorePhase::Complete => Self::COMPLETE,
+            CorePhase::Place => Self::PLACE,
+            CorePhase::Shrine => Self::SHRINE,
+            CorePhase::GameOver => Self::GAME_OVER,
+        }
+    }
+}
+
+#[pyclass(module = "dragoncastle._core", name = "ActionKind", eq, eq_int, hash, frozen, from_py_object)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[allow(non_camel_case_types, clippy::upper_case_acronyms)]
+pub enum PyActionKind {
+    TAKE,
+    TAKE_SHRINE,
+    DISCARD,
+    SUMMON,
+    PLACE,
+    SHRINE,
+    DONE,
+    SPIRIT,
+}
+
+impl From<CoreKind> for PyActionKind {
+    fn from(k: CoreKind) -> Self {
+        match k {
+            CoreKind::Take => Self::TAKE,
+            CoreKind::TakeShrine => Self::TAKE_SHRINE,
+            CoreKind::Discard => Self::DISCARD,
+            CoreKind::Summon => Self::SUMMON,
+            CoreKind::Place => Self::PLACE,
+            CoreKind::Shrine => Self::SHRINE,
+            CoreKind::Done => Self::DONE,
+            CoreKind::Spirit => Self::SPIRIT,
+        }
+    }
+}
+
+// ---------------------------------------------------------------- Tile
+
+/// A tile symbol, e.g. ``Tile("Dr2")``. Identical tiles are equal (R-TILE-2).
+#[pyclass(module = "dragoncastle._core", name = "Tile", frozen, eq, hash, ord, from_py_object)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PyTile(CoreTile);
+
+#[pymethods]
+impl PyTile {
+    #[new]
+    fn new(code: &str) -> PyResult<Self> {
+        CoreTile::parse(code).map(PyTile).map_err(setup_err)
+    }
+    #[staticmethod]
+    fn parse(code: &str) -> PyResult<Self> {
+        Self::new(code)
+    }
+    #[getter]
+    fn code(&self) -> String {
+        self.0.code()
+    }
+    #[getter(r#type)]
+    fn tile_type(&self) -> PyTileType {
+        self.0.tile_type().into()
+    }
+    #[getter]
+    fn number(&self) -> Option<u8> {
+        self.0.number()
+    }
+    /// Index 0..29 in code order (Me1..Me6, So1..So6, Fa1..Fa6, Se1..Se4, Wi1..Wi4, Dr1..Dr3).
+    #[getter]
+    fn index(&self) -> u8 {
+        self.0.index()
+    }
+    fn __str__(&self) -> String {
+        self.0.code()
+    }
+    fn __repr__(&self) -> String {
+        format!("Tile('{}')", self.0)
+    }
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        Ok((slf.get_type().into_any(), (slf.get().0.code(),)))
+    }
+}
+
+// ---------------------------------------------------------------- Action
+
+/// One atomic decision with a stable id in ``range(NUM_ACTIONS)``.
+#[pyclass(module = "dragoncastle._core", name = "Action", frozen, eq, hash, ord, from_py_object)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PyAction(CoreAction);
+
+static ACTIONS: PyOnceLock<Vec<Py<PyAction>>> = PyOnceLock::new();
+
+/// Actions are immutable, so every id has one shared Python object: listing legal
+/// actions then costs a reference count per action, not an allocation.
+fn action_obj(py: Python<'_>, a: CoreAction) -> Py<PyAction> {
+    let all = ACTIONS.get_or_init(py, || {
+        (0..NUM_ACTIONS as i64)
+            .map(|id| {
+                let a = CoreAction::from_id(id).unwrap_or(CoreAction::Done);
+                Py::new(py, PyAction(a)).expect("allocating an Action")
+            })
+            .collect()
+    });
+    all[a.id() as usize].clone_ref(py)
+}
+
+fn space_tuple(s: u8) -> (usize, usize) {
+    (s as usize / MAX_COLS, s as usize % MAX_COLS)
+}
+fn cell_tuple(c: u8) -> (usize, usize) {
+    (c as usize / SIDE, c as usize % SIDE)
+}
+
+#[pymethods]
+impl PyAction {
+    /// ``Action(42)`` or ``Action("take 2,5")``.
+    #[new]
+    fn new(spec: &Bound<'_, PyAny>) -> PyResult<Self> {
+        parse_action(spec).map(PyAction)
+    }
+    #[staticmethod]
+    fn parse(text: &str) -> PyResult<Self> {
+        CoreAction::parse(text).map(PyAction).map_err(to_py_err)
+    }
+    #[staticmethod]
+    fn from_id(id: i64) -> PyResult<Self> {
+        CoreAction::from_id(id).map(PyAction).map_err(to_py_err)
+    }
+    #[staticmethod]
+    fn take(space: (i64, i64)) -> PyResult<Self> {
+        Ok(PyAction(CoreAction::Take(space_index(space)? as u8)))
+    }
+    #[staticmethod]
+    fn place(cell: (i64, i64)) -> PyResult<Self> {
+        Ok(PyAction(CoreAction::Place(cell_index(cell)? as u8)))
+    }
+    #[staticmethod]
+    fn shrine(cell: (i64, i64)) -> PyResult<Self> {
+        Ok(PyAction(CoreAction::Shrine(cell_index(cell)? as u8)))
+    }
+    #[staticmethod]
+    fn take_shrine() -> Self {
+        PyAction(CoreAction::TakeShrine)
+    }
+    #[staticmethod]
+    fn discard() -> Self {
+        PyAction(CoreAction::Discard)
+    }
+    #[staticmethod]
+    fn summon() -> Self {
+        PyAction(CoreAction::Summon)
+    }
+    #[staticmethod]
+    fn done() -> Self {
+        PyAction(CoreAction::Done)
+    }
+    #[getter]
+    fn id(&self) -> u16 {
+        self.0.id()
+    }
+    #[getter]
+    fn kind(&self) -> PyActionKind {
+        self.0.kind().into()
+    }
+    /// Castle space ``(row, col)`` of a TAKE, else None.
+    #[getter]
+    fn space(&self) -> Option<(usize, usize)> {
+        match self.0 {
+            CoreAction::Take(s) => Some(space_tuple(s)),
+            _ => None,
+        }
+    }
+    /// Realm cell ``(row, col)`` of a PLACE or SHRINE, else None.
+    #[getter]
+    fn cell(&self) -> Option<(usize, usize)> {
+        match self.0 {
+            CoreAction::Place(c) | CoreAction::Shrine(c) => Some(cell_tuple(c)),
+            _ => None,
+        }
+    }
+    /// Spirit card name of a SPIRIT action, else None.
+    #[getter]
+    fn card(&self) -> Option<&'static str> {
+        match self.0 {
+            CoreAction::Spirit { card, .. } => SPIRITS.get(card as usize).copied(),
+            _ => None,
+        }
+    }
+    /// The Realm cell paid with for a SPIRIT action (None: paid with a Shrine, or not a SPIRIT).
+    #[getter]
+    fn pay_cell(&self) -> Option<(usize, usize)> {
+        match self.0 {
+            CoreAction::Spirit { pay: Some(c), .. } => Some(cell_tuple(c)),
+            _ => None,
+        }
+    }
+    fn __str__(&self) -> String {
+        self.0.to_string()
+    }
+    fn __repr__(&self) -> String {
+        format!("Action('{}')", self.0)
+    }
+    fn __int__(&self) -> u16 {
+        self.0.id()
+    }
+    fn __index__(&self) -> u16 {
+        self.0.id()
+    }
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (u16,))> {
+        Ok((slf.get_type().into_any(), (slf.get().0.id(),)))
+    }
+}
+
+fn parse_action(spec: &Bound<'_, PyAny>) -> PyResult<CoreAction> {
+    if let Ok(a) = spec.cast::<PyAction>() {
+        return Ok(a.get().0);
+    }
+    if let Ok(s) = spec.cast::<PyString>() {
+        return CoreAction::parse(s.to_str()?).map_err(to_py_err);
+    }
+    match spec.extract::<i64>() {
+        Ok(id) => CoreAction::from_id(id).map_err(to_py_err),
+        Err(_) => Err(IllegalActionError::new_err(format!(
+            "an action is an Action, an int id or a text such as 'take 2,5'; got {}",
+            spec.get_type().name()?
+        ))),
+    }
+}
+
+fn space_index((r, c): (i64, i64)) -> PyResult<usize> {
+    if (0..MAX_ROWS as i64).contains(&r) && (0..MAX_COLS as i64).contains(&c) {
+        Ok(r as usize * MAX_COLS + c as usize)
+    } else {
+        Err(PyValueError::new_err(format!("castle space ({r}, {c}) is outside the 12x12 grid")))
+    }
+}
+
+fn cell_index((r, c): (i64, i64)) -> PyResult<usize> {
+    if (0..SIDE as i64).contains(&r) && (0..SIDE as i64).contains(&c) {
+        Ok(r as usize * SIDE + c as usize)
+    } else {
+        Err(PyValueError::new_err(format!("realm cell ({r}, {c}) is outside the 4x4 Realm")))
+    }
+}
+
+// ---------------------------------------------------------------- Rules, Layout
+
+/// Rule options. ``Rules(dragon_set_bonus=True)`` (R-CONS-3).
+#[pyclass(module = "dragoncastle._core", name = "Rules", frozen, eq, hash, from_py_object)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct PyRules {
+    #[pyo3(get)]
+    dragon_set_bonus: bool,
+}
+
+#[pymethods]
+impl PyRules {
+    #[new]
+    #[pyo3(signature = (*, dragon_set_bonus = true))]
+    fn new(dragon_set_bonus: bool) -> Self {
+        PyRules { dragon_set_bonus }
+    }
+    fn __repr__(&self) -> String {
+        format!("Rules(dragon_set_bonus={})", if self.dragon_set_bonus { "True" } else { "False" })
+    }
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        let py = slf.py();
+        let partial = py.import("functools")?.getattr("partial")?;
+        let kw = PyDict::new(py);
+        kw.set_item("dragon_set_bonus", slf.get().dragon_set_bonus)?;
+        let f = partial.call((slf.get_type(),), Some(&kw))?;
+        Ok((f, PyTuple::empty(py)))
+    }
+}
+
+impl From<PyRules> for CoreRules {
+    fn from(r: PyRules) -> Self {
+        CoreRules { dragon_set_bonus: r.dragon_set_bonus }
+    }
+}
+
+/// A castle layout: a grid of stack heights (R-LAYOUT-1).
+#[pyclass(module = "dragoncastle._core", name = "Layout", frozen, eq, from_py_object)]
+#[derive(Clone, PartialEq)]
+pub struct PyLayout(CoreLayout);
+
+#[pymethods]
+impl PyLayout {
+    /// Parse layout text: one row per line, one digit (stack height) per space, ``.`` for none.
+    #[staticmethod]
+    fn parse(text: &str) -> PyResult<Self> {
+        CoreLayout::parse(text).map(PyLayout).map_err(setup_err)
+    }
+    /// ``standard-2p``, ``standard-3p`` or ``standard-4p``.
+    #[staticmethod]
+    fn standard(name: &str) -> PyResult<Self> {
+        CoreLayout::standard(name).map(PyLayout).map_err(setup_err)
+    }
+    /// Advice the layout does not follow (a list of warnings; empty when fine).
+    #[pyo3(signature = (players = None))]
+    fn validate(&self, players: Option<usize>) -> Vec<String> {
+        self.0.warnings(players)
+    }
+    #[getter]
+    fn rows(&self) -> usize {
+        self.0.rows()
+    }
+    #[getter]
+    fn cols(&self) -> usize {
+        self.0.cols()
+    }
+    #[getter]
+    fn ground_floor(&self) -> usize {
+        self.0.ground_floor()
+    }
+    fn height(&self, space: (i64, i64)) -> PyResult<u8> {
+        let i = space_index(space)?;
+        Ok(self.0.height(i / MAX_COLS, i % MAX_COLS))
+    }
+    #[getter]
+    fn text(&self) -> String {
+        self.0.to_text()
+    }
+    fn __str__(&self) -> String {
+        self.0.to_text()
+    }
+    fn __repr__(&self) -> String {
+        format!("Layout.parse({:?})", self.0.to_text())
+    }
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        Ok((slf.get_type().getattr("parse")?, (slf.get().0.to_text(),)))
+    }
+}
+
+// ---------------------------------------------------------------- Realm view
+
+/// A snapshot of one player's Realm (it does not follow later moves).
+#[pyclass(module = "dragoncastle._core", name = "Realm", frozen)]
+pub struct PyRealm(CoreRealm);
+
+#[pymethods]
+impl PyRealm {
+    fn height(&self, cell: (i64, i64)) -> PyResult<u8> {
+        Ok(self.0.height(cell_index(cell)?))
+    }
+    /// ``(Tile, True)`` for a face-up top tile, ``(None, False)`` for a face-down one
+    /// (face-down symbols never count again, so they are not kept), None if empty.
+    fn top(&self, cell: (i64, i64)) -> PyResult<Option<(Option<PyTile>, bool)>> {
+        Ok(self.0.top(cell_index(cell)?).map(|(t, up)| (t.map(PyTile), up)))
+    }
+    fn has_shrine(&self, cell: (i64, i64)) -> PyResult<bool> {
+        Ok(self.0.has_shrine(cell_index(cell)?))
+    }
+    /// Cells where a collected tile may be placed (R-PLACE-1), row-major.
+    fn placeable(&self) -> Vec<(usize, usize)> {
+        let m = self.0.placeable();
+        (0..16).filter(|c| m & (1 << c) != 0).map(|c| cell_tuple(c as u8)).collect()
+    }
+    fn __repr__(&self) -> String {
+        let mut s = String::from("<Realm");
+        for r in 0..SIDE {
+            s.push_str(" |");
+            for c in 0..SIDE {
+                let i = r * SIDE + c;
+                match self.0.top(i) {
+                    None => s.push_str(" ."),
+                    Some((Some(t), _)) => s.push_str(&format!(" {t}")),
+                    Some((None, _)) => s.push_str(if self.0.has_shrine(i) { " #S" } else { " ##" }),
+                }
+            }
+        }
+        s.push_str(" |>");
+        s
+    }
+}
+
+// ---------------------------------------------------------------- Game
+
+/// A game of Dragon Castle backed by the Rust core.
+#[pyclass(module = "dragoncastle._core", name = "Game", eq)]
+#[derive(Clone, PartialEq)]
+pub struct PyGame {
+    g: CoreGame,
+}
+
+fn fresh_seed() -> u64 {
+    use std::collections::hash_map::RandomState;
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = RandomState::new().build_hasher();
+    h.write_u128(std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0));
+    h.finish()
+}
+
+fn no_cards(what: &str, v: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+    let Some(v) = v else { return Ok(()) };
+    if v.is_none() {
+        return Ok(());
+    }
+    if let Ok(n) = v.extract::<i64>() {
+        if n == 0 {
+            return Ok(());
+        }
+    } else if v.len().map(|n| n == 0).unwrap_or(false) {
+        return Ok(());
+    }
+    Err(PyValueError::new_err(format!(
+        "{what} cards are not implemented yet; this version plays the base game (pass none)"
+    )))
+}
+
+impl PyGame {
+    fn seat(&self, player: i64) -> PyResult<usize> {
+        let n = self.g.state().players() as i64;
+        if (0..n).contains(&player) {
+            Ok(player as usize)
+        } else {
+            Err(PyValueError::new_err(format!("player {player} is not a seat of this {n}-player game")))
+        }
+    }
+    fn castle_space(&self, space: (i64, i64)) -> PyResult<usize> {
+        space_index(space)
+    }
+}
+
+#[pymethods]
+impl PyGame {
+    #[new]
+    #[pyo3(signature = (players = 2, seed = None, *, spirits = None, dragons = None, layout = None, rules = None, deal = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        players: i64,
+        seed: Option<&Bound<'_, PyAny>>,
+        spirits: Option<&Bound<'_, PyAny>>,
+        dragons: Option<&Bound<'_, PyAny>>,
+        layout: Option<&Bound<'_, PyAny>>,
+        rules: Option<PyRules>,
+        deal: Option<Vec<String>>,
+    ) -> PyResult<Self> {
+        if !(1..=4).contains(&players) {
+            return Err(PyValueError::new_err(format!("players must be 1 to 4; got {players}")));
+        }
+        let seed = match seed {
+            None => fresh_seed(),
+            Some(s) if s.is_none() => fresh_seed(),
+            Some(s) => s.extract::<u64>().map_err(|_| PyValueError::new_err("seed must be an integer in 0..2**64"))?,
+        };
+        no_cards("Spirit", spirits)?;
+        no_cards("Dragon", dragons)?;
+        let layout = match layout {
+            None => None,
+            Some(l) if l.is_none() => None,
+            Some(l) => {
+                if let Ok(pl) = l.cast::<PyLayout>() {
+                    Some(pl.get().0.clone())
+                } else if let Ok(s) = l.extract::<String>() {
+                    Some(if s.contains('\n') { CoreLayout::parse(&s) } else { CoreLayout::standard(&s) }.map_err(setup_err)?)
+                } else {
+                    return Err(PyTypeError::new_err("layout must be a Layout, a standard layout name or layout text"));
+                }
+            }
+        };
+        let deal = match deal {
+            None => None,
+            Some(codes) => Some(codes.iter().map(|c| CoreTile::parse(c)).collect::<Result<Vec<_>, _>>().map_err(setup_err)?),
+        };
+        let rules = rules.map(CoreRules::from).unwrap_or_default();
+        let g = CoreGame::new(players as usize, seed, layout, rules, deal).map_err(setup_err)?;
+        Ok(PyGame { g })
+    }
+
+    // ---- playing
+
+    #[getter]
+    fn current_player(&self) -> usize {
+        self.g.state().current_player()
+    }
+    #[getter]
+    fn phase(&self) -> PyPhase {
+        self.g.state().phase().into()
+    }
+    #[getter]
+    fn is_over(&self) -> bool {
+        self.g.state().is_over()
+    }
+    #[getter]
+    fn players(&self) -> usize {
+        self.g.state().players()
+    }
+    /// The seed of the deal (None when the game was given an explicit ``deal``).
+    #[getter]
+    fn seed(&self) -> Option<u64> {
+        self.g.seed()
+    }
+    #[getter]
+    fn layout(&self) -> PyLayout {
+        PyLayout(self.g.layout().clone())
+    }
+    #[getter]
+    fn rules(&self) -> PyRules {
+        PyRules { dragon_set_bonus: self.g.state().rules().dragon_set_bonus }
+    }
+    /// Completed turns.
+    #[getter]
+    fn turn(&self) -> u16 {
+        self.g.state().turn()
+    }
+
+    /// Legal actions, sorted by id.
+    fn legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let list = self.g.state().legal_actions();
+        PyList::new(py, list.iter().map(|&a| action_obj(py, a)))
+    }
+    /// Legal action ids, sorted (the cheapest way to enumerate).
+    fn legal_action_ids(&self) -> Vec<u16> {
+        self.g.state().legal_actions().iter().map(|a| a.id()).collect()
+    }
+    /// Boolean mask of shape ``(NUM_ACTIONS,)``.
+    fn legal_action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
+        let mut m = vec![false; NUM_ACTIONS];
+        for a in self.g.state().legal_actions().iter() {
+            m[a.id() as usize] = true;
+        }
+        PyArray1::from_vec(py, m)
+    }
+    fn is_legal(&self, action: &Bound<'_, PyAny>) -> bool {
+        parse_action(action).map(|a| self.g.state().is_legal(a)).unwrap_or(false)
+    }
+    /// Apply an Action, an id or a text; an illegal or malformed one raises
+    /// ``IllegalActionError`` and changes nothing.
+    fn apply(&mut self, action: &Bound<'_, PyAny>) -> PyResult<()> {
+        let a = parse_action(action)?;
+        self.g.apply(a).map_err(to_py_err)
+    }
+    /// Revert the last action and return it.
+    fn undo(&mut self, py: Python<'_>) -> PyResult<Py<PyAction>> {
+        match self.g.undo() {
+            Some(a) => Ok(action_obj(py, a)),
+            None => Err(PyIndexError::new_err("undo: no action to undo")),
+        }
+    }
+    /// Actions applied so far.
+    #[getter]
+    fn history<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        PyList::new(py, self.g.actions().map(|a| action_obj(py, a)))
+    }
+    fn clone(&self) -> Self {
+        Clone::clone(self)
+    }
+    fn __copy__(&self) -> Self {
+        Clone::clone(self)
+    }
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
+        Clone::clone(self)
+    }
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        Ok((slf.get_type().getattr("from_json")?, (slf.borrow().g.to_json(),)))
+    }
+
+    // ---- scores
+
+    /// Current (or final) scores by seat (R-END-2).
+    fn scores(&self) -> Vec<u32> {
+        let s = self.g.state();
+        (0..s.players()).map(|p| s.score(p)).collect()
+    }
+    /// Seats that win after the tie breaks of R-END-3 (several when shared).
+    fn winners(&self) -> Vec<usize> {
+        self.g.state().winners()
+    }
+    /// ``{"vp", "shrines", "countdown", "dragons", "total"}`` for one seat.
+    fn score_breakdown<'py>(&self, py: Python<'py>, player: i64) -> PyResult<Bound<'py, PyDict>> {
+        let b = self.g.state().breakdown(self.seat(player)?);
+        let d = PyDict::new(py);
+        d.set_item("vp", b.vp)?;
+        d.set_item("shrines", b.shrines)?;
+        d.set_item("countdown", b.countdown)?;
+        d.set_item("dragons", PyDict::new(py))?;
+        d.set_item("total", b.total)?;
+        Ok(d)
+    }
+
+    // ---- accessors
+
+    #[getter]
+    fn top_floor(&self) -> u8 {
+        self.g.state().castle().top_floor()
+    }
+    /// ``(rows, cols)`` of the castle grid.
+    #[getter]
+    fn castle_shape(&self) -> (usize, usize) {
+        let c = self.g.state().castle();
+        (c.rows(), c.cols())
+    }
+    fn castle_height(&self, space: (i64, i64)) -> PyResult<u8> {
+        Ok(self.g.state().castle().height(self.castle_space(space)?))
+    }
+    fn castle_top(&self, space: (i64, i64)) -> PyResult<Option<PyTile>> {
+        Ok(self.g.state().castle().top(self.castle_space(space)?).map(PyTile))
+    }
+    fn is_available(&self, space: (i64, i64)) -> PyResult<bool> {
+        Ok(self.g.state().castle().is_available(self.castle_space(space)?))
+    }
+    /// Tiles still in the castle.
+    #[getter]
+    fn castle_tiles(&self) -> usize {
+        self.g.state().castle().remaining()
+    }
+    fn realm(&self, player: i64) -> PyResult<PyRealm> {
+        Ok(PyRealm(self.g.state().player(self.seat(player)?).realm))
+    }
+    fn shrine_pool(&self, player: i64) -> PyResult<u8> {
+        Ok(self.g.state().player(self.seat(player)?).shrine_pool)
+    }
+    fn vp_tokens(&self, player: i64) -> PyResult<u16> {
+        Ok(self.g.state().player(self.seat(player)?).vp)
+    }
+    fn countdown_tokens(&self, player: i64) -> PyResult<u8> {
+        Ok(self.g.state().player(self.seat(player)?).countdown)
+    }
+    /// Shrines left in the general pool.
+    #[getter]
+    fn general_shrines(&self) -> u8 {
+        self.g.state().general_shrines()
+    }
+    /// Countdown tokens still on the track.
+    #[getter]
+    fn countdown_left(&self) -> u8 {
+        self.g.state().countdown_left()
+    }
+    #[getter]
+    fn end_triggered(&self) -> bool {
+        self.g.state().end_triggered()
+    }
+    /// Tiles collected this turn and not yet placed, in placing order.
+    #[getter]
+    fn held_tiles(&self) -> Vec<PyTile> {
+        self.g.state().held().iter().map(|&t| PyTile(t)).collect()
+    }
+
+    // ---- serialisation and pictures
+
+    fn to_json(&self) -> String {
+        self.g.to_json()
+    }
+    #[staticmethod]
+    fn from_json(s: &str) -> PyResult<Self> {
+        CoreGame::from_json(s).map(|g| PyGame { g }).map_err(setup_err)
+    }
+    fn __str__(&self) -> String {
+        render::text(self.g.state())
+    }
+    fn __repr__(&self) -> String {
+        let s = self.g.state();
+        let seed = self.g.seed().map(|v| v.to_string()).unwrap_or_else(|| "None".into());
+        format!(
+            "<Game players={} seed={seed} turn={} phase={} current_player={} scores={:?}>",
+            s.players(),
+            s.turn(),
+            s.phase().name(),
+            s.current_player(),
+            (0..s.players()).map(|p| s.score(p)).collect::<Vec<_>>()
+        )
+    }
+    fn _repr_svg_(&self) -> String {
+        render::svg(self.g.state())
+    }
+
+    // ---- hidden information
+
+    /// What ``player`` may know, as plain Python data (no covered castle tile).
+    fn observation<'py>(&self, py: Python<'py>, player: i64) -> PyResult<Bound<'py, PyAny>> {
+        json_to_py(py, &self.g.state().observation(self.seat(player)?))
+    }
+    /// Float32 planes of shape ``OBSERVATION_SHAPE`` (docs/observation.md).
+    fn observation_tensor<'py>(&self, py: Python<'py>, player: i64) -> PyResult<Bound<'py, PyAny>> {
+        let seat = self.seat(player)?;
+        let mut v = vec![0f32; OBSERVATION_SIZE];
+        self.g.state().observation_tensor(seat, &mut v);
+        Ok(PyArray1::from_vec(py, v).reshape(OBSERVATION_SHAPE)?.into_any())
+    }
+    /// A copy with the covered castle tiles re-dealt at random (``seed``).
+    fn determinize(&self, seed: u64) -> Self {
+        PyGame { g: self.g.determinize(seed) }
+    }
+    /// Recompute every derived structure and check the invariants; raises
+    /// ``AssertionError`` with the reason if one fails.
+    fn validate(&self) -> PyResult<()> {
+        self.g.state().validate().map_err(pyo3::exceptions::PyAssertionError::new_err)
+    }
+}
+
+fn json_to_py<'py>(py: Python<'py>, v: &serde_json::Value) -> PyResult<Bound<'py, PyAny>> {
+    use serde_json::Value as V;
+    Ok(match v {
+        V::Null => py.None().into_bound(py),
+        V::Bool(b) => pyo3::types::PyBool::new(py, *b).to_owned().into_any(),
+        V::Number(n) => match n.as_i64() {
+            Some(i) => i.into_pyobject(py)?.into_any(),
+            None => n.as_f64().unwrap_or(0.0).into_pyobject(py)?.into_any(),
+        },
+        V::String(s) => PyString::new(py, s).into_any(),
+        V::Array(a) => PyList::new(py, a.iter().map(|x| json_to_py(py, x)).collect::<PyResult<Vec<_>>>()?)?.into_any(),
+        V::Object(o) => {
+            let d = PyDict::new(py);
+            for (k, x) in o {
+                d.set_item(k, json_to_py(py, x)?)?;
+            }
+            d.into_any()
+        }
+    })
+}
+
+// ---------------------------------------------------------------- agents in Rust
+
+/// The greedy heuristic's choice (docs/agents.md); ``seed`` breaks ties.
+#[pyfunction]
+fn greedy_action(py: Python<'_>, game: PyRef<'_, PyGame>, seed: u64) -> Option<Py<PyAction>> {
+    let mut rng = SplitMix64::new(seed);
+    agents::greedy_action(game.g.state(), &mut rng).map(|a| action_obj(py, a))
+}
+
+/// A uniformly random legal action drawn with SplitMix64(``seed``).
+#[pyfunction]
+fn random_action(py: Python<'_>, game: PyRef<'_, PyGame>, seed: u64) -> Option<Py<PyAction>> {
+    let mut rng = SplitMix64::new(seed);
+    let mut buf = ActionList::default();
+    agents::random_action(game.g.state(), &mut rng, &mut buf).map(|a| action_obj(py, a))
+}
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add_class::<PyGame>()?;
+    m.add_class::<PyAction>()?;
+    m.add_class::<PyActionKind>()?;
+    m.add_class::<PyPhase>()?;
+    m.add_class::<PyTile>()?;
+    m.add_class::<PyTileType>()?;
+    m.add_class::<PyLayout>()?;
+    m.add_class::<PyRules>()?;
+    m.add_class::<PyRealm>()?;
+    m.add("IllegalActionError", py.get_type::<IllegalActionError>())?;
+    m.add("NUM_ACTIONS", NUM_ACTIONS)?;
+    m.add("OBSERVATION_SHAPE", PyTuple::new(py, OBSERVATION_SHAPE)?)?;
+    m.add("SPIRITS", SPIRITS.to_vec())?;
+    m.add("DRAGONS", DRAGONS.to_vec())?;
+    m.add("MAX_LEGAL_ACTIONS", crate::action::MAX_LEGAL)?;
+    m.add_function(wrap_pyfunction!(greedy_action, m)?)?;
+    m.add_function(wrap_pyfunction!(random_action, m)?)?;
+    Ok(())
+}
