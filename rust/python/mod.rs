@@ -62,6 +62,11 @@ impl From<CoreType> for PyTileType {
 
 #[pymethods]
 impl PyTileType {
+    #[getter]
+    fn name(&self) -> &'static str {
+        ["MERCHANT", "SOLDIER", "FARMER", "SEASON", "WIND", "DRAGON"][*self as usize]
+    }
+
     /// True for Merchant, Soldier and Farmer.
     #[getter]
     fn is_faction(&self) -> bool {
@@ -92,6 +97,14 @@ impl From<CorePhase> for PyPhase {
     }
 }
 
+#[pymethods]
+impl PyPhase {
+    #[getter]
+    fn name(&self) -> &'static str {
+        ["ACTION", "COMPLETE", "PLACE", "SHRINE", "GAME_OVER"][*self as usize]
+    }
+}
+
 #[pyclass(module = "dragoncastle._core", name = "ActionKind", eq, eq_int, hash, frozen, from_py_object)]
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
@@ -118,6 +131,14 @@ impl From<CoreKind> for PyActionKind {
             CoreKind::Done => Self::DONE,
             CoreKind::Spirit => Self::SPIRIT,
         }
+    }
+}
+
+#[pymethods]
+impl PyActionKind {
+    #[getter]
+    fn name(&self) -> &'static str {
+        ["TAKE", "TAKE_SHRINE", "DISCARD", "SUMMON", "PLACE", "SHRINE", "DONE", "SPIRIT"][*self as usize]
     }
 }
 
