@@ -8,8 +8,8 @@ use _core::rng::SplitMix64;
 use _core::{Game, Phase, Rules};
 
 fn games() -> u64 {
-    // Debug builds are slow; CI plays 1,500 games, `DC_GAMES` asks for more.
-    std::env::var("DC_GAMES").ok().and_then(|v| v.parse().ok()).unwrap_or(500)
+    // Debug builds are slow; CI plays 2,000 games per player count, `DC_GAMES` asks for more.
+    std::env::var("DC_GAMES").ok().and_then(|v| v.parse().ok()).unwrap_or(2000)
 }
 
 #[test]
