@@ -2,8 +2,8 @@
 //!
 //! Text form: one row per line, one character per space: a digit `1`–`9` is a
 //! stack of that many tiles, `.` or `0` is no space. Blank leading/trailing lines
-//! and trailing spaces are ignored; rows may have different lengths only if the
-//! missing cells are at the east end (they are treated as `.`).
+//! and trailing spaces are ignored; every row must have the same length (pad
+//! with `.`), so a typo that shifts a row is an error, not a different castle.
 
 use crate::error::Error;
 use crate::tile::Tile;
@@ -85,7 +85,13 @@ impl Layout {
                 };
                 heights[r * MAX_COLS + c] = h;
             }
-            cols = cols.max(line.chars().count());
+            let len = line.chars().count();
+            if r > 0 && len != cols {
+                return Err(Error::Setup(format!(
+                    "layout row {r} has {len} columns but row 0 has {cols}; rows must be equally long (pad with '.')"
+                )));
+            }
+            cols = len;
         }
         let layout = Layout { rows: rows.len() as u8, cols: cols as u8, heights };
         let total = layout.total_tiles();
@@ -217,18 +223,21 @@ mod tests {
         assert!(Layout::parse(&"1".repeat(13)).is_err());
         let too_many_rows = "1\n".repeat(13);
         assert!(Layout::parse(&too_many_rows).is_err());
+        // 116 tiles, but the last row is shorter than the others.
+        let ragged = "2".repeat(12) + &"\n111111111111".repeat(7) + "\n11111111";
+        assert!(Layout::parse(&ragged).unwrap_err().to_string().contains("equally long"));
     }
 
     #[test]
     fn long_upper_rows_warn() {
-        let mut text = String::from("222222\n");
+        let mut text = String::from("222222......\n");
         // Fill up to 116 tiles with single stacks.
         let rest = 116 - 12;
         for r in 0..(rest / 12) {
             let _ = r;
             text.push_str("111111111111\n");
         }
-        text.push_str(&"1".repeat(rest % 12));
+        text.push_str(&format!("{:.<12}", "1".repeat(rest % 12)));
         let l = Layout::parse(&text).unwrap();
         assert!(l.warnings(None).iter().any(|w| w.contains("floor 2")));
     }

@@ -13,11 +13,11 @@ CODES = [f"{p}{n}" for p, k in (("Me", 6), ("So", 6), ("Fa", 6), ("Se", 4), ("Wi
 
 # 58 isolated stacks of height 2: every top tile is Available, and the top floor
 # stays 2 until all 58 top tiles are gone. Stack k is at row k // 6, column 2 * (k % 6).
-SANDBOX = "2.2.2.2.2.2.\n" * 9 + "2.2.2.2.\n"
+SANDBOX = "2.2.2.2.2.2.\n" * 9 + "2.2.2.2.....\n"
 SANDBOX_STACKS = [(k // 6, 2 * (k % 6)) for k in range(58)]
 
 # All 116 tiles on the ground floor: Summon is allowed from the first turn.
-FLAT = "111111111111\n" * 9 + "11111111\n"
+FLAT = "111111111111\n" * 9 + "11111111....\n"
 
 
 def heights(layout: str) -> list[list[int]]:

@@ -22,6 +22,7 @@ fn random_games_keep_every_invariant() {
             let mut steps = 0;
             while let Some(a) = random_action(g.state(), &mut rng, &mut buf) {
                 let legal: Vec<Action> = buf.to_vec();
+                assert!(legal.len() <= 117, "docs/actions.md proves at most 117 legal actions");
                 assert!(legal.windows(2).all(|w| w[0].id() < w[1].id()), "legal list not sorted");
                 // A sample of the action space: listed <=> accepted.
                 let probe = rng.below(NUM_ACTIONS as u64) as i64;

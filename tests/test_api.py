@@ -141,9 +141,9 @@ def test_layouts():
         assert sum(lay.height((r, c)) for r in range(lay.rows) for c in range(lay.cols)) == 116
         assert dc.Game(players=p, seed=0).layout == lay
     assert dc.Game(players=2, seed=0, layout="standard-4p").layout == dc.Layout.standard("standard-4p")
-    warn = dc.Layout.parse("2222222\n" + ("1" * 12 + "\n") * 8 + "1" * 6)
+    warn = dc.Layout.parse("2222222.....\n" + ("1" * 12 + "\n") * 8 + "111111......")
     assert any("floor 2" in w for w in warn.validate())
-    for bad in ("", "111", "11x\n", "1" * 13, "1\n" * 13):
+    for bad in ("", "111", "11x\n", "1" * 13, "1\n" * 13, "2" * 12 + "\n" + ("1" * 12 + "\n") * 7 + "11111111"):
         with pytest.raises(ValueError):
             dc.Layout.parse(bad)
 
@@ -300,3 +300,16 @@ def test_cli_play_and_arena(capsys):
     assert "seat 0 (greedy)" in out and "winner(s)" in out
     assert main(["arena", "--seats", "greedy", "random", "--games", "6"]) == 0
     assert "95% CI" in capsys.readouterr().out
+
+
+@pytest.mark.slow
+def test_many_random_games_validate_every_step():
+    """Long run (not in CI): `python3 -m pytest -m slow`."""
+    for players in (2, 3, 4):
+        for seed in range(1000):
+            g = dc.Game(players=players, seed=seed)
+            rng = random.Random(seed)
+            while not g.is_over:
+                g.apply(rng.choice(g.legal_actions()))
+                g.validate()
+            assert dc.Game.from_json(g.to_json()) == g

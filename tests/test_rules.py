@@ -19,7 +19,7 @@ def first_picks(g) -> set[tuple[int, int]]:
 # ---------------------------------------------------------------- castle
 
 # A castle with a 2-3-2 row and a 2-2-2 row (then fillers of height 1).
-ROWS = "232.222\n" + "111111111111\n" * 8 + "1111111\n"
+ROWS = "232.222.....\n" + "111111111111\n" * 8 + "1111111.....\n"
 
 
 def test_availability_on_a_2_3_2_row_and_after_removals(dc):
@@ -51,7 +51,7 @@ def test_availability_on_a_2_3_2_row_and_after_removals(dc):
 def test_second_pick_is_judged_after_the_first_leaves(dc):
     """R-ACT-1 [ruling]: the tile revealed under the first pick, and a neighbour it
     freed, may be the second tile."""
-    layout = "222.2\n" + "111111111111\n" * 9  # 8 + 108 = 116
+    layout = "222.2.......\n" + "111111111111\n" * 9  # 8 + 108 = 116
     fixed = {(0, 0, 2): "Dr1", (0, 0, 1): "Dr1", (0, 1, 2): "Dr1", (0, 2, 2): "Se1", (0, 4, 2): "Se1"}
     g = game(dc, layout, fixed)
     assert not g.is_available((0, 1))
@@ -64,7 +64,7 @@ def test_second_pick_is_judged_after_the_first_leaves(dc):
 
 def test_second_pick_must_be_identical_any_floor(dc):
     """R-ACT-1, R-TILE-2: same symbol, not merely same type; any floor."""
-    layout = "2.2.2.1\n" + "111111111111\n" * 9 + "1\n"  # 7 + 108 + 1 = 116
+    layout = "2.2.2.1.....\n" + "111111111111\n" * 9 + "1...........\n"  # 7 + 108 + 1 = 116
     fixed = {(0, 0, 2): "Me3", (0, 2, 2): "Me4", (0, 4, 2): "Me3", (0, 6, 1): "Me3"}
     g = game(dc, layout, fixed)
     g.apply("take 0,0")
@@ -84,7 +84,7 @@ def test_first_pick_only_from_the_top_floor(dc):
 
 def test_summon_only_when_top_floor_at_most_one(dc):
     """R-ACT-5: Summon needs every castle tile on the ground floor."""
-    layout = "2\n" + "111111111111\n" * 9 + "111111\n"
+    layout = "2...........\n" + "111111111111\n" * 9 + "111111......\n"
     g = game(dc, layout, {})
     assert "summon" not in texts(g)
     with pytest.raises(dc.IllegalActionError, match="ground floor"):
