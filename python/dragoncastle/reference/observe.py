@@ -1,0 +1,123 @@
+"""What one player may know (docs/observation.md): no covered castle tile."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .realm import CELLS
+from .tiles import CODES
+
+# Plane offsets of the observation tensor.
+CASTLE_SPACE, CASTLE_HEIGHT, CASTLE_AVAILABLE, CASTLE_TOP_FLOOR, CASTLE_TOP = 0, 1, 2, 3, 4
+REALMS, REALM_PLANES = 33, 33
+SEATS, SEAT_PLANES = 165, 4
+GLOBAL, HELD, HIDDEN, PLANES = 181, 189, 218, 247
+OBSERVATION_SHAPE = (PLANES, 12, 12)
+
+
+def observation(game: Any, seat: int) -> dict[str, Any]:
+    castle = game.castle
+    rows, cols = castle.rows, castle.cols
+
+    def grid(f):
+        return [[f((r, c)) for c in range(cols)] for r in range(rows)]
+
+    def realm_view(p: int) -> dict[str, Any]:
+        realm = game.realms[p]
+
+        def cells(f):
+            return [[f((r, c)) for c in range(4)] for r in range(4)]
+
+        return {
+            "heights": cells(lambda cell: realm.heights[cell]),
+            "tops": cells(lambda cell: realm.face_up[cell].code if cell in realm.face_up else None),
+            "face_up": cells(lambda cell: cell in realm.face_up),
+            "shrines": cells(lambda cell: cell in realm.shrines),
+            "shrine_pool": game.pools[p],
+            "vp": game.vp[p],
+            "countdown": game.countdown[p],
+            "score": game.scores()[p],
+        }
+
+    return {
+        "player": seat,
+        "players": game.players,
+        "current_player": game.current_player,
+        "phase": game.phase.name,
+        "turn": game.turn,
+        "top_floor": castle.top_floor(),
+        "castle": {
+            "rows": rows,
+            "cols": cols,
+            "heights": grid(castle.height),
+            "tops": grid(lambda s: None if castle.top(s) is None else castle.top(s).code),
+            "available": grid(castle.is_available),
+        },
+        "hidden_tiles": game.hidden_counts(),
+        "realms": [realm_view(p) for p in range(game.players)],
+        "held": [t.code for t in game.held_tiles],
+        "general_shrines": game.general_shrines,
+        "countdown_left": game.countdown_left,
+        "end_triggered": game.end_triggered,
+        "discarded": game.discarded,
+    }
+
+
+def observation_tensor(game: Any, seat: int):
+    import numpy as np
+
+    planes = [[0.0] * 144 for _ in range(PLANES)]
+    castle = game.castle
+    top = castle.top_floor()
+    for (r, c), height in ((s, h) for s, h in _layout_spaces(game)):
+        planes[CASTLE_SPACE][r * 12 + c] = 1.0
+    for space in castle.spaces():
+        i = space[0] * 12 + space[1]
+        h = castle.height(space)
+        planes[CASTLE_HEIGHT][i] = h / 9
+        planes[CASTLE_AVAILABLE][i] = float(castle.is_available(space))
+        planes[CASTLE_TOP_FLOOR][i] = float(h == top)
+        planes[CASTLE_TOP + castle.top(space).index][i] = 1.0
+    n = game.players
+    shrine_now = set(game._shrine_cells()) if game.phase.name == "SHRINE" else set()
+    for rel in range(n):
+        p = (seat + rel) % n
+        realm = game.realms[p]
+        base = REALMS + rel * REALM_PLANES
+        for cell in CELLS:
+            h = realm.heights[cell]
+            if h == 0:
+                continue
+            i = cell[0] * 12 + cell[1]
+            planes[base][i] = min(h / 8, 1.0)
+            if cell in realm.face_up:
+                planes[base + 1 + realm.face_up[cell].index][i] = 1.0
+            else:
+                planes[base + 30][i] = 1.0
+            if cell in realm.shrines:
+                planes[base + 31][i] = 1.0
+            if p == game.current_player and cell in shrine_now:
+                planes[base + 32][i] = 1.0
+        values = [1.0, game.vp[p] / 50, game.pools[p] / 10, game.countdown[p] / 7]
+        for k, v in enumerate(values):
+            planes[SEATS + rel * SEAT_PLANES + k] = [v] * 144
+    constants = [game.general_shrines / 40, game.countdown_left / 7, float(game.end_triggered)]
+    phase = [0.0] * 5
+    phase[game.phase.value] = 1.0
+    for k, v in enumerate(constants + phase):
+        planes[GLOBAL + k] = [v] * 144
+    held = [0.0] * len(CODES)
+    for tile in game.held_tiles:
+        held[tile.index] += 0.5
+    hidden = game.hidden_counts()
+    for k, code in enumerate(CODES):
+        planes[HELD + k] = [held[k]] * 144
+        planes[HIDDEN + k] = [hidden.get(code, 0) / 4] * 144
+    return np.array(planes, dtype=np.float32).reshape(OBSERVATION_SHAPE)
+
+
+def _layout_spaces(game: Any):
+    for r, row in enumerate(game.layout.heights):
+        for c, h in enumerate(row):
+            if h:
+                yield (r, c), h

@@ -1,0 +1,39 @@
+"""Pictures of a reference game: text and a small SVG."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def text(game: Any) -> str:
+    castle = game.castle
+    status = "game over" if game.is_over else f"seat {game.current_player} to move, phase {game.phase.name}"
+    lines = [f"Dragon Castle (reference engine): {game.players} players, turn {game.turn + 1}, {status}; "
+             f"top floor {castle.top_floor()}, {castle.remaining()} tiles left, Countdown {game.countdown_left} left"]
+    for r in range(castle.rows):
+        cells = []
+        for c in range(castle.cols):
+            tile = castle.top((r, c))
+            cells.append("  .   " if tile is None else f"{castle.height((r, c))}{tile}{'*' if castle.is_available((r, c)) else ' '} ")
+        lines.append(f"{r:>2}  " + "".join(cells))
+    for p in range(game.players):
+        b = game.score_breakdown(p)
+        lines.append(f"Seat {p}: score {b['total']} (VP {b['vp']}, Shrines {b['shrines']}, Countdown {b['countdown']}); "
+                     f"Shrine Pool {game.pools[p]}; {game.realms[p]!r}")
+    if game.is_over:
+        lines.append("Winner(s): seat " + ", ".join(map(str, game.winners())))
+    return "\n".join(lines) + "\n"
+
+
+def svg(game: Any) -> str:
+    castle = game.castle
+    size = 30
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{castle.cols * size + 20}" height="{castle.rows * size + 20}" '
+             'font-family="monospace" font-size="9">']
+    for (r, c) in castle.spaces():
+        x, y = 10 + c * size, 10 + r * size
+        stroke = "#000" if castle.is_available((r, c)) else "#bbb"
+        parts.append(f'<rect x="{x}" y="{y}" width="{size - 3}" height="{size - 3}" fill="#eee" stroke="{stroke}"/>'
+                     f'<text x="{x + 3}" y="{y + 16}">{castle.top((r, c))}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
