@@ -20,6 +20,13 @@ SANDBOX_STACKS = [(k // 6, 2 * (k % 6)) for k in range(58)]
 FLAT = "111111111111\n" * 9 + "11111111....\n"
 
 
+def play_out(g: Any, agents: list[Any]) -> Any:
+    """Play to the end with one agent per seat (any engine)."""
+    while not g.is_over:
+        g.apply(agents[g.current_player].act(g))
+    return g
+
+
 def heights(layout: str) -> list[list[int]]:
     return [[0 if ch == "." else int(ch) for ch in row] for row in layout.strip("\n").split("\n")]
 

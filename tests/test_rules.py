@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import FLAT, SANDBOX, SANDBOX_STACKS, Sandbox, deal_for, game
+from dragoncastle.agents import RandomAgent
+from helpers import FLAT, Sandbox, game, play_out
 
 
 def texts(g) -> list[str]:
@@ -379,12 +380,9 @@ def test_shrine_values_by_height(dc):
 
 def test_shrine_values_in_played_games(dc):
     """R-SHRINE-2 on played games, against the Realm's own heights."""
-    from dragoncastle.agents import GreedyAgent
-
     seen: set[int] = set()
-    for seed in range(60):
-        g = dc.Game(players=2, seed=seed)
-        dc.play(g, [GreedyAgent(seed), GreedyAgent(seed + 1)])
+    for seed in range(300):
+        g = play_out(dc.Game(players=2, seed=seed), [RandomAgent(seed), RandomAgent(seed + 1)])
         for p in range(2):
             realm = g.realm(p)
             cells = [(r, c) for r in range(4) for c in range(4) if realm.has_shrine((r, c))]
@@ -435,10 +433,7 @@ def test_end_round_completes_for_a_trigger_in_each_seat(dc, players):
 
 def test_scores_add_up(dc):
     """R-END-2: VP tokens + Shrine values + 2 per Countdown token."""
-    g = dc.Game(players=3, seed=5)
-    from dragoncastle.agents import GreedyAgent
-
-    dc.play(g, [GreedyAgent(i) for i in range(3)])
+    g = play_out(dc.Game(players=3, seed=5), [RandomAgent(i) for i in range(3)])
     for p in range(3):
         b = g.score_breakdown(p)
         assert b["vp"] == g.vp_tokens(p)
@@ -450,12 +445,9 @@ def test_tie_breaks(dc):
     """R-END-3: ties go to most face-down stacks, then most Shrines, else shared.
     Checked against a recomputation from the Realms over many finished games,
     until a score tie broken by each rule has been seen."""
-    from dragoncastle.agents import RandomAgent
-
     seen = set()
     for seed in range(3000):
-        g = dc.Game(players=2, seed=seed)
-        dc.play(g, [RandomAgent(seed), RandomAgent(seed + 7)])
+        g = play_out(dc.Game(players=2, seed=seed), [RandomAgent(seed), RandomAgent(seed + 7)])
         keys = []
         for p in range(2):
             realm = g.realm(p)

@@ -38,7 +38,7 @@ from ._core import (
     Tile,
     TileType,
 )
-from . import agents
+from . import agents, reference
 from .play import GameResult, play
 
 __version__ = "0.1.0"
@@ -61,5 +61,6 @@ __all__ = [
     "Tile",
     "TileType",
     "agents",
+    "reference",
     "play",
 ]

@@ -114,7 +114,7 @@ class Action:
         words = text.strip().lower()
         if words.lstrip("-").isdigit():
             return Action(int(words))
-        word, rest = (words.split(None, 1) + [""])[:2]
+        word, rest = (words.split(None, 1) + ["", ""])[:2]
         rest = rest.strip()
         if word == "take":
             r, c = _coords(rest, CASTLE_SIDE, text)
@@ -128,7 +128,7 @@ class Action:
                 raise IllegalActionError(f"cannot parse action {text!r}: unexpected arguments")
             return Action(simple[word])
         if word == "spirit":
-            name, pay = (rest.split(None, 1) + [""])[:2]
+            name, pay = (rest.split(None, 1) + ["", ""])[:2]
             if name not in SPIRITS or not pay.strip():
                 raise IllegalActionError(f"cannot parse action {text!r}: expected spirit NAME row,col|shrine")
             pay = pay.strip()
