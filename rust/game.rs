@@ -21,8 +21,9 @@ pub struct Game {
     layout: Layout,
     deal: [Tile; Tile::TOTAL],
     state: State,
-    /// The actions applied, each with the state before it (undo is a pop).
-    history: Vec<(Action, State)>,
+    /// The actions applied, each with the state before it (undo is a pop) and
+    /// whether the Dragon of Ingenuity played it by itself (solo).
+    history: Vec<Entry>,
 }
 
 impl PartialEq for Game {
@@ -31,6 +32,13 @@ impl PartialEq for Game {
     fn eq(&self, other: &Self) -> bool {
         self.players == other.players && self.layout == other.layout && self.state == other.state
     }
+}
+
+#[derive(Clone, Debug)]
+struct Entry {
+    action: Action,
+    before: State,
+    by_dragon: bool,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -95,24 +103,38 @@ impl Game {
     pub fn deal(&self) -> &[Tile; Tile::TOTAL] {
         &self.deal
     }
+    /// Every action in order, the Dragon of Ingenuity's included.
     pub fn actions(&self) -> impl Iterator<Item = Action> + '_ {
-        self.history.iter().map(|(a, _)| *a)
+        self.history.iter().map(|e| e.action)
+    }
+    /// `(action, by_dragon)` for every action in order.
+    pub fn actions_with_author(&self) -> impl Iterator<Item = (Action, bool)> + '_ {
+        self.history.iter().map(|e| (e.action, e.by_dragon))
     }
     pub fn history_len(&self) -> usize {
         self.history.len()
     }
 
+    /// Apply a player's action; in solo the Dragon's turn that follows is played
+    /// too and recorded after it.
     pub fn apply(&mut self, a: Action) -> Result<(), Error> {
         let before = self.state;
         self.state.apply(a)?;
-        self.history.push((a, before));
+        self.history.push(Entry { action: a, before, by_dragon: false });
+        for &d in self.state.dragon_log() {
+            self.history.push(Entry { action: d, before, by_dragon: true });
+        }
         Ok(())
     }
 
+    /// Revert the last player's action (and the Dragon's turn it caused).
     pub fn undo(&mut self) -> Option<Action> {
-        let (a, before) = self.history.pop()?;
-        self.state = before;
-        Some(a)
+        while self.history.last().is_some_and(|e| e.by_dragon) {
+            self.history.pop();
+        }
+        let e = self.history.pop()?;
+        self.state = e.before;
+        Some(e.action)
     }
 
     /// A copy whose covered castle tiles are re-dealt (see [`State::determinize`]).
@@ -128,9 +150,9 @@ impl Game {
         g.state = det;
         g.deal = deal;
         g.seed = None;
-        for (_, s) in g.history.iter_mut() {
+        for e in g.history.iter_mut() {
             for (i, t) in deal.iter().enumerate() {
-                s.castle.set_slot(i, *t);
+                e.before.castle.set_slot(i, *t);
             }
         }
         g
@@ -176,9 +198,18 @@ impl Game {
                 return Err(bad(format!("the deal is not the one seed {seed} makes")));
             }
         }
-        for (k, id) in j.actions.iter().enumerate() {
-            let a = Action::from_id(*id).map_err(|e| bad(format!("action {k}: {e}")))?;
+        let mut k = 0;
+        while k < j.actions.len() {
+            let a = Action::from_id(j.actions[k]).map_err(|e| bad(format!("action {k}: {e}")))?;
             g.apply(a).map_err(|e| bad(format!("action {k}: {e}")))?;
+            k += 1;
+            // The Dragon of Ingenuity's recorded actions must be the ones it plays.
+            for d in g.state.dragon_log() {
+                if j.actions.get(k) != Some(&(d.id() as i64)) {
+                    return Err(bad(format!("action {k}: the Dragon of Ingenuity plays {d} here")));
+                }
+                k += 1;
+            }
         }
         if let Some(s) = j.summary {
             let scores: Vec<u32> = (0..g.players).map(|p| g.state.score(p)).collect();

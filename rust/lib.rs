@@ -14,6 +14,7 @@ pub mod layout;
 pub mod realm;
 pub mod render;
 pub mod rng;
+pub mod solo;
 pub mod state;
 pub mod tile;
 

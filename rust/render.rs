@@ -18,10 +18,10 @@ pub fn text(s: &State) -> String {
     } else {
         format!("seat {} to move, phase {}", s.current_player(), s.phase().name())
     };
+    let who = if s.is_solo() { "solo against the Dragon of Ingenuity".to_string() } else { format!("{} players", s.players()) };
     let _ = writeln!(
         o,
-        "Dragon Castle: {} players, turn {}, {status}; top floor {}, {} tiles left, Countdown {} left{}",
-        s.players(),
+        "Dragon Castle: {who}, turn {}, {status}; top floor {}, {} tiles left, Countdown {} left{}",
         s.turn() + 1,
         c.top_floor(),
         c.remaining(),
@@ -85,7 +85,17 @@ pub fn text(s: &State) -> String {
             o.push('\n');
         }
     }
-    if s.is_over() {
+    if s.is_solo() {
+        let taken: Vec<String> = crate::tile::Tile::all()
+            .filter(|t| s.dragon_tiles()[t.index() as usize] > 0)
+            .map(|t| format!("{}x{}", t, s.dragon_tiles()[t.index() as usize]))
+            .collect();
+        let _ = writeln!(o, "Dragon of Ingenuity took: {}", if taken.is_empty() { "nothing yet".into() } else { taken.join(" ") });
+        if s.is_over() {
+            let score = s.score(0);
+            let _ = writeln!(o, "Final score {score}: rank {}", crate::solo::rank(score as i64));
+        }
+    } else if s.is_over() {
         let w: Vec<String> = s.winners().iter().map(|w| w.to_string()).collect();
         let _ = writeln!(o, "Winner(s): seat {}", w.join(", "));
     }

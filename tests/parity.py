@@ -4,7 +4,7 @@ same observations; at the end the same scores, breakdowns, winners and JSON.
 
 Run any number of games (not selected by CI beyond its sample):
 
-    python3 tests/parity.py --games 100000 --players 2,3,4
+    python3 tests/parity.py --games 100000 --players 1,2,3,4
 
 The first divergence is reported with the seed, the step and both states, and
 the exit status is 1.
@@ -83,7 +83,7 @@ def compare_game(players: int, seed: int, tensors_every: int = 25) -> Divergence
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--games", type=int, default=300, help="games per player count")
-    p.add_argument("--players", default="2,3,4")
+    p.add_argument("--players", default="1,2,3,4", help="1 is solo against the Dragon of Ingenuity")
     p.add_argument("--seed", type=int, default=0, help="first seed")
     args = p.parse_args(argv)
     counts = [int(x) for x in args.players.split(",")]

@@ -191,7 +191,7 @@ def test_explicit_deal(dc):
 
 
 @pytest.mark.parametrize("kwargs", [
-    {"players": 0}, {"players": 5}, {"players": 1}, {"players": 2, "seed": -1},
+    {"players": 0}, {"players": 5}, {"players": -1}, {"players": 2, "seed": -1},
     {"players": 2, "seed": 2**64}, {"players": 2, "seed": "x"}, {"players": 2, "layout": "standard-9p"},
     {"players": 2, "spirits": ["wind"]}, {"players": 2, "dragons": 1},
 ])

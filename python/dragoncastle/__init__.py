@@ -37,6 +37,7 @@ from ._core import (
     Rules,
     Tile,
     TileType,
+    solo_rank,
 )
 from . import agents, reference
 from .play import GameResult, play
@@ -63,4 +64,5 @@ __all__ = [
     "agents",
     "reference",
     "play",
+    "solo_rank",
 ]

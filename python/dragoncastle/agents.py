@@ -7,7 +7,7 @@ from typing import Any
 
 from . import _core
 
-__all__ = ["RandomAgent", "GreedyAgent"]
+__all__ = ["RandomAgent", "GreedyAgent", "DragonOfIngenuity"]
 
 
 class RandomAgent:
@@ -59,3 +59,29 @@ class GreedyAgent:
 
     def __repr__(self) -> str:
         return "GreedyAgent()"
+
+
+class DragonOfIngenuity:
+    """The solo game's automatic opponent as an agent, for any seat (docs/solo.md).
+
+    A pure function of the visible state: Summon as soon as allowed; else the
+    first pick by its priorities (the type the previous seat took last turn,
+    Dragon, Special, Faction tiles; northernmost, then westernmost); then the
+    identical tile if it may, else Discard; tiles go on the lowest free cell and
+    it builds every Shrine it may. Works with both engines.
+
+    >>> import dragoncastle as dc
+    >>> g = dc.Game(players=3, seed=1)
+    >>> r = dc.play(g, [DragonOfIngenuity()] * 3)
+    >>> g.is_over
+    True
+    """
+
+    def act(self, game: Any) -> Any:
+        action = game.dragon_action()
+        if action is None:
+            raise ValueError("the game is over: there is no action to choose")
+        return action
+
+    def __repr__(self) -> str:
+        return "DragonOfIngenuity()"

@@ -1,4 +1,4 @@
-"""The ``dragoncastle`` command line: ``play`` and ``arena``.
+"""The ``dragoncastle`` command line: ``play``, ``solo`` and ``arena``.
 
 ``dragoncastle play --seats greedy random --seed 7`` plays one seeded game and
 prints the final position and scores; a ``human`` seat is prompted in the
@@ -15,10 +15,10 @@ import time
 from typing import Any, Sequence
 
 from . import _core
-from .agents import GreedyAgent, RandomAgent
+from .agents import DragonOfIngenuity, GreedyAgent, RandomAgent
 from .play import play
 
-AGENTS = ("random", "greedy", "human")
+AGENTS = ("random", "greedy", "dragon", "human")
 
 
 class HumanAgent:
@@ -58,6 +58,8 @@ def make_agent(name: str, seed: int) -> Any:
         return RandomAgent(seed)
     if name == "greedy":
         return GreedyAgent(seed)
+    if name == "dragon":
+        return DragonOfIngenuity()
     if name == "human":
         return HumanAgent()
     raise SystemExit(f"unknown agent {name!r}; choose from {', '.join(AGENTS)}")
@@ -78,6 +80,22 @@ def cmd_play(args: argparse.Namespace) -> int:
     for seat, (name, score) in enumerate(zip(args.seats, game.scores())):
         print(f"seat {seat} ({name}): {score} points")
     print("winner(s): " + ", ".join(f"seat {w} ({args.seats[w]})" for w in game.winners()))
+    return 0
+
+
+def cmd_solo(args: argparse.Namespace) -> int:
+    scores = []
+    for k in range(args.games):
+        game = _core.Game(players=1, seed=args.seed + k)
+        play(game, [make_agent(args.agent, args.seed + k)])
+        scores.append(game.scores()[0])
+        if args.games == 1:
+            print(game)
+        print(f"seed {args.seed + k}: score {scores[-1]}, rank {game.rank()}")
+    if args.games > 1:
+        mean = sum(scores) / len(scores)
+        sd = math.sqrt(sum((s - mean) ** 2 for s in scores) / (len(scores) - 1))
+        print(f"{args.games} games: mean {mean:.2f}, sd {sd:.2f}, best {max(scores)} ({_core.solo_rank(max(scores))})")
     return 0
 
 
@@ -132,14 +150,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     pp.add_argument("--seed", type=int, default=7)
     pp.add_argument("--verbose", "-v", action="store_true", help="print every decision")
     pp.set_defaults(func=cmd_play)
+    ps = sub.add_parser("solo", help="play solo against the Dragon of Ingenuity; prints score and rank")
+    ps.add_argument("--agent", default="greedy", choices=AGENTS)
+    ps.add_argument("--seed", type=int, default=7)
+    ps.add_argument("--games", type=int, default=1)
+    ps.set_defaults(func=cmd_solo)
     pa = sub.add_parser("arena", help="many games between agents; win rates with 95%% confidence intervals")
-    pa.add_argument("--seats", nargs="+", default=["greedy", "random"], choices=("random", "greedy"))
+    pa.add_argument("--seats", nargs="+", default=["greedy", "random"], choices=("random", "greedy", "dragon"))
     pa.add_argument("--games", type=int, default=200)
     pa.add_argument("--seed", type=int, default=0)
     pa.add_argument("--progress", action="store_true", help="show the progress bar even when not on a terminal")
     pa.set_defaults(func=cmd_arena)
     args = p.parse_args(argv)
-    if not 2 <= len(args.seats) <= 4:
+    if args.command != "solo" and not 2 <= len(args.seats) <= 4:
         p.error("--seats needs 2 to 4 agents")
     if args.seed < 0:
         p.error("--seed must be >= 0")

@@ -605,10 +605,39 @@ impl PyGame {
     fn rules(&self) -> PyRules {
         PyRules { dragon_set_bonus: self.g.state().rules().dragon_set_bonus }
     }
-    /// Completed turns.
+    /// Completed turns (the Dragon of Ingenuity's included, in solo).
     #[getter]
     fn turn(&self) -> u16 {
         self.g.state().turn()
+    }
+    /// True for a solo game against the Dragon of Ingenuity.
+    #[getter]
+    fn is_solo(&self) -> bool {
+        self.g.state().is_solo()
+    }
+    /// Solo: the rank of the current (final, once over) score (R-SOLO-5).
+    fn rank(&self) -> PyResult<&'static str> {
+        let s = self.g.state();
+        if !s.is_solo() {
+            return Err(PyValueError::new_err("rank() is for solo games (players=1)"));
+        }
+        Ok(crate::solo::rank(s.score(0) as i64))
+    }
+    /// The action the Dragon of Ingenuity would choose for the seat to move
+    /// (None when the game is over); see docs/solo.md.
+    fn dragon_action(&self, py: Python<'_>) -> Option<Py<PyAction>> {
+        self.g.state().dragon_action().map(|a| action_obj(py, a))
+    }
+    /// Solo: the tiles the Dragon of Ingenuity took, by code.
+    #[getter]
+    fn dragon_tiles(&self) -> std::collections::BTreeMap<String, u8> {
+        let s = self.g.state();
+        CoreTile::all().filter(|t| s.dragon_tiles()[t.index() as usize] > 0).map(|t| (t.code(), s.dragon_tiles()[t.index() as usize])).collect()
+    }
+    /// One flag per entry of ``history``: True where the Dragon of Ingenuity played it (solo).
+    #[getter]
+    fn history_by_dragon(&self) -> Vec<bool> {
+        self.g.actions_with_author().map(|(_, d)| d).collect()
     }
 
     /// Legal actions, sorted by id.
@@ -833,6 +862,12 @@ fn random_action(py: Python<'_>, game: PyRef<'_, PyGame>, seed: u64) -> Option<P
     agents::random_action(game.g.state(), &mut rng, &mut buf).map(|a| action_obj(py, a))
 }
 
+/// The solo rank of a final score (R-SOLO-5).
+#[pyfunction]
+fn solo_rank(score: i64) -> &'static str {
+    crate::solo::rank(score)
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
@@ -853,5 +888,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("MAX_LEGAL_ACTIONS", crate::action::MAX_LEGAL)?;
     m.add_function(wrap_pyfunction!(greedy_action, m)?)?;
     m.add_function(wrap_pyfunction!(random_action, m)?)?;
+    m.add_function(wrap_pyfunction!(solo_rank, m)?)?;
     Ok(())
 }

@@ -15,10 +15,12 @@ impl State {
 
     /// Apply an action known to be legal (from [`State::legal_actions`]).
     pub fn apply_unchecked(&mut self, a: Action) {
+        self.dragon_log_len = 0;
         let seat = self.current as usize;
         match a {
             Action::Take(s) => {
                 let t = self.castle.remove_top(s as usize);
+                self.turn_pick = Some(t.tile_type());
                 self.held[self.held_len as usize] = t;
                 self.held_len += 1;
                 self.phase = if self.held_len == 1 { Phase::Complete } else { Phase::Place };
@@ -36,10 +38,7 @@ impl State {
             }
             Action::Summon => {
                 self.players[seat].countdown += 1;
-                self.tokens_taken += 1;
-                if self.tokens_taken == self.n {
-                    self.end_triggered = true; // R-END-1: the N-th token shows the mark
-                }
+                self.take_countdown_token();
                 self.end_turn();
             }
             Action::Place(c) => {
@@ -87,8 +86,18 @@ impl State {
         }
     }
 
-    /// R-END-1: after the trigger the round is completed up to the last seat.
-    fn end_turn(&mut self) {
+    /// R-END-1: the last token of the track shows the mark (N-th, 3rd in solo).
+    pub(crate) fn take_countdown_token(&mut self) {
+        self.tokens_taken += 1;
+        if self.tokens_taken == self.track {
+            self.end_triggered = true;
+        }
+    }
+
+    /// R-END-1: after the trigger the round is completed up to the last seat. In
+    /// solo the Dragon of Ingenuity then plays its turn at once (R-SOLO-2).
+    pub(crate) fn end_turn(&mut self) {
+        self.last_pick[self.current as usize] = self.turn_pick.take();
         // Clear the per-turn scratch fully so equal positions compare equal.
         self.held = [crate::tile::Tile::from_index_unchecked(0); 2];
         self.held_len = 0;
@@ -102,6 +111,9 @@ impl State {
         } else {
             self.current = (self.current + 1) % self.n;
             self.phase = Phase::Action;
+            if self.solo && self.current == 1 {
+                self.play_dragon_turn();
+            }
         }
     }
 

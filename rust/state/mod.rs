@@ -12,7 +12,8 @@ use crate::castle::Castle;
 use crate::error::Error;
 use crate::layout::Layout;
 use crate::realm::{ConsolidatedSet, Realm};
-use crate::tile::Tile;
+use crate::action::Action;
+use crate::tile::{Tile, TileType};
 
 pub const MAX_PLAYERS: usize = 4;
 /// R-POOL-1
@@ -98,22 +99,36 @@ pub struct State {
     /// Turns completed so far.
     pub(crate) turn: u16,
     pub(crate) rules: Rules,
+    /// Solo game: seat 1 is the Dragon of Ingenuity, which plays by itself.
+    pub(crate) solo: bool,
+    /// Countdown tokens on the track (R-SETUP-2): the last one triggers the end.
+    pub(crate) track: u8,
+    /// Type of the tiles each seat picked in its last turn (none after a Summon);
+    /// the Dragon of Ingenuity follows the previous seat's (R-SOLO-3).
+    pub(crate) last_pick: [Option<TileType>; MAX_PLAYERS],
+    pub(crate) turn_pick: Option<TileType>,
+    pub(crate) dragon_tiles: [u8; Tile::SYMBOLS],
+    pub(crate) dragon_log: [Action; 3],
+    pub(crate) dragon_log_len: u8,
 }
 
 impl State {
-    /// A new game: `players` in 2..=4, the deal in dealing order.
+    /// A new game: `players` in 1..=4 (1 is solo, R-SOLO-1), the deal in dealing order.
     pub fn new(players: usize, layout: &Layout, deal: &[Tile; Tile::TOTAL], rules: Rules) -> Result<State, Error> {
-        if !(2..=MAX_PLAYERS).contains(&players) {
-            return Err(Error::Setup(format!(
-                "players must be 2, 3 or 4 (solo mode, players=1, is not implemented yet); got {players}"
-            )));
+        if !(1..=MAX_PLAYERS).contains(&players) {
+            return Err(Error::Setup(format!("players must be 1 (solo) to 4; got {players}")));
         }
         check_deal(deal)?;
+        let solo = players == 1;
         let player = Player { shrine_pool: 1, ..Player::default() }; // R-SETUP-1
+        let mut seats = [player; MAX_PLAYERS];
+        if solo {
+            seats[1].shrine_pool = 0; // the Dragon of Ingenuity has no Realm and no Shrine
+        }
         Ok(State {
             castle: Castle::new(layout, deal),
-            players: [player; MAX_PLAYERS],
-            n: players as u8,
+            players: seats,
+            n: if solo { 2 } else { players as u8 },
             current: 0, // R-SETUP-4
             phase: Phase::Action,
             held: [Tile::from_index_unchecked(0); 2],
@@ -128,11 +143,37 @@ impl State {
             discarded: 0,
             turn: 0,
             rules,
+            solo,
+            track: if solo { crate::solo::SOLO_TRACK } else { players as u8 },
+            last_pick: [None; MAX_PLAYERS],
+            turn_pick: None,
+            dragon_tiles: [0; Tile::SYMBOLS],
+            dragon_log: [Action::Done; 3],
+            dragon_log_len: 0,
         })
     }
 
+    /// Players with a Realm and a score (1 in solo).
     pub fn players(&self) -> usize {
+        if self.solo {
+            1
+        } else {
+            self.n as usize
+        }
+    }
+    /// Seats taking turns (2 in solo: the player and the Dragon of Ingenuity).
+    pub fn seats(&self) -> usize {
         self.n as usize
+    }
+    pub fn is_solo(&self) -> bool {
+        self.solo
+    }
+    pub(crate) fn previous_seat(&self) -> usize {
+        (self.current as usize + self.seats() - 1) % self.seats()
+    }
+    /// The type of the tiles `seat` picked in its last turn (None after a Summon).
+    pub fn last_pick_of(&self, seat: usize) -> Option<TileType> {
+        self.last_pick[seat]
     }
     pub fn current_player(&self) -> usize {
         self.current as usize
@@ -185,12 +226,18 @@ impl State {
     pub fn validate(&self) -> Result<(), String> {
         self.castle.validate()?;
         let n = self.players();
-        let mut tiles = self.castle.remaining() + self.discarded as usize + self.held().len();
+        let dragon: usize = self.dragon_tiles.iter().map(|&k| k as usize).sum();
+        let mut tiles = self.castle.remaining() + self.discarded as usize + self.held().len() + dragon;
         let mut shrines = self.general_shrines as u32;
         let mut tokens = 0;
         for (i, p) in self.players.iter().enumerate() {
             if i >= n {
-                if *p != (Player { shrine_pool: 1, ..Player::default() }) {
+                if i < self.seats() {
+                    tokens += p.countdown as u32; // the Dragon of Ingenuity's Summons
+                    if p.realm != Realm::default() || p.shrine_pool != 0 || p.vp != 0 {
+                        return Err("the Dragon of Ingenuity has a Realm, Shrines or VP".into());
+                    }
+                } else if *p != (Player { shrine_pool: 1, ..Player::default() }) {
                     return Err(format!("unused seat {i} is not pristine"));
                 }
                 continue;
@@ -210,11 +257,11 @@ impl State {
         if tokens != self.tokens_taken as u32 || self.tokens_taken > COUNTDOWN_TOKENS {
             return Err("Countdown tokens do not add up".into());
         }
-        if self.end_triggered != (self.tokens_taken >= self.n) {
+        if self.end_triggered != (self.tokens_taken >= self.track) {
             return Err("end trigger disagrees with the Countdown track (R-END-1)".into());
         }
-        if self.current as usize >= n {
-            return Err("current seat out of range".into());
+        if self.current as usize >= self.seats() || (self.solo && self.current != 0 && !self.is_over()) {
+            return Err("current seat out of range (in solo the player is always to move)".into());
         }
         let expect_held = match self.phase {
             Phase::Complete => self.held_len == 1 && self.placed == 0,

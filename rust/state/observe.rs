@@ -6,7 +6,7 @@
 
 use serde_json::{json, Value};
 
-use super::{Phase, State, COUNTDOWN_TOKENS, MAX_PLAYERS, SHRINES};
+use super::{Phase, State, COUNTDOWN_TOKENS, SHRINES};
 use crate::castle::MAX_FLOOR;
 use crate::layout::{MAX_COLS, MAX_ROWS, SPACES};
 use crate::realm::{CELLS, SIDE};
@@ -149,7 +149,6 @@ impl State {
                 set(HIDDEN + k, s, hidden[k] as f32 / 4.0);
             }
         }
-        let _ = MAX_PLAYERS;
     }
 
     /// The observation of `seat` as JSON-like data (`observation(player)` in Python).
@@ -182,9 +181,15 @@ impl State {
             .filter(|t| hidden[t.index() as usize] > 0)
             .map(|t| (t.code(), hidden[t.index() as usize].into()))
             .collect();
+        let dragon: serde_json::Map<String, Value> = Tile::all()
+            .filter(|t| self.dragon_tiles[t.index() as usize] > 0)
+            .map(|t| (t.code(), self.dragon_tiles[t.index() as usize].into()))
+            .collect();
         json!({
             "player": seat,
             "players": self.players(),
+            "solo": self.solo,
+            "dragon_tiles": dragon,
             "current_player": self.current,
             "phase": self.phase.name(),
             "turn": self.turn,

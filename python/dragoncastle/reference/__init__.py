@@ -20,9 +20,10 @@ from .layout import Layout
 from .observe import OBSERVATION_SHAPE
 from .phase import Phase
 from .realm import Realm
+from .solo import rank as solo_rank
 from .tiles import Tile, TileType
 
 __all__ = [
     "DRAGONS", "MAX_LEGAL_ACTIONS", "NUM_ACTIONS", "OBSERVATION_SHAPE", "SPIRITS", "Action", "ActionKind",
-    "Game", "IllegalActionError", "Layout", "Phase", "Realm", "Rules", "Tile", "TileType",
+    "Game", "IllegalActionError", "Layout", "Phase", "Realm", "Rules", "Tile", "TileType", "solo_rank",
 ]

@@ -19,7 +19,8 @@ from .phase import Phase
 from .realm import CELLS, ConsolidatedSet, Realm
 from .render import svg, text
 from .rng import SplitMix64
-from .tiles import CODES, TILES, Tile
+from . import solo
+from .tiles import CODES, TILES, Tile, TileType
 
 SHRINES = 40  # R-POOL-1
 COUNTDOWN_TOKENS = 7
@@ -70,9 +71,7 @@ class Game:
     def __init__(self, players: int = 2, seed: int | None = None, *, spirits: Any = None, dragons: Any = None,
                  layout: Layout | str | None = None, rules: Rules | None = None, deal: Iterable[str] | None = None) -> None:
         if not isinstance(players, int) or not 1 <= players <= 4:
-            raise ValueError(f"players must be 1 to 4; got {players}")
-        if players == 1:
-            raise ValueError("players must be 2, 3 or 4 (solo mode, players=1, is not implemented yet); got 1")
+            raise ValueError(f"players must be 1 (solo) to 4; got {players}")
         if seed is None:
             seed = random.SystemRandom().getrandbits(64)
         if not isinstance(seed, int) or not 0 <= seed < 2**64:
@@ -95,14 +94,31 @@ class Game:
         self.rules = rules or Rules()
         self._start()
 
+    @property
+    def is_solo(self) -> bool:
+        return self.players == 1
+
+    @property
+    def seats(self) -> int:
+        """Seats taking turns: in solo the player and the Dragon of Ingenuity (seat 1)."""
+        return 2 if self.is_solo else self.players
+
+    def previous_seat(self) -> int:
+        return (self.current_player - 1) % self.seats
+
     def _start(self) -> None:
-        """R-SETUP-1..4: deal the castle, one Shrine each, seat 0 first."""
+        """R-SETUP-1..4 (R-SOLO-1): deal the castle, one Shrine each, seat 0 first."""
         n = self.players
         self.castle = Castle(self.layout, self.deal)
         self.realms = [Realm() for _ in range(n)]
         self.pools = [1] * n
         self.vp = [0] * n
-        self.countdown = [0] * n
+        self.countdown = [0] * self.seats  # the Dragon of Ingenuity's Summons take tokens too
+        self.track = solo.SOLO_TRACK if self.is_solo else n
+        self.last_pick: list[TileType | None] = [None] * self.seats
+        self.turn_pick: TileType | None = None
+        self.dragon_tiles: dict[str, int] = {}
+        self.history_by_dragon: list[bool] = []
         self.general_shrines = SHRINES - n
         self.tokens_taken = 0
         self.end_triggered = False
@@ -252,6 +268,33 @@ class Game:
             raise IllegalActionError(f"illegal action {str(action)!r} in phase {self.phase.name}: {self._why_illegal(action)}")
         self._play(action)
         self.history.append(action)
+        self.history_by_dragon.append(False)
+        if self.is_solo and self.current_player == 1 and not self.is_over:
+            self._dragon_turn()
+
+    def _dragon_turn(self) -> None:
+        """R-SOLO-2..4: the Dragon of Ingenuity Summons as soon as it may, else
+        picks by its priorities and completes a pair when it can; its tiles
+        leave the game. Its actions are recorded in the history."""
+        if self._can_summon():
+            moves = [Action(SUMMON)]
+        else:
+            first = solo.first_pick(self)
+            tile = self.castle.remove_top(first.space)
+            self.turn_pick = tile.type
+            second = solo.second_pick(self, tile)
+            taken = [tile]
+            if second is not None:
+                taken.append(self.castle.remove_top(second.space))
+            for t in taken:
+                self.dragon_tiles[t.code] = self.dragon_tiles.get(t.code, 0) + 1
+            moves = [first, second if second is not None else Action(DONE)]
+        if moves[0].kind is ActionKind.SUMMON:
+            self.countdown[1] += 1
+            self._take_countdown_token()
+        self.history += moves
+        self.history_by_dragon += [True] * len(moves)
+        self._end_turn()
 
     def _why_illegal(self, action: Action) -> str:
         if action.kind is ActionKind.SPIRIT:
@@ -289,6 +332,7 @@ class Game:
         kind = action.kind
         if kind is ActionKind.TAKE:
             self.held.append(self.castle.remove_top(action.space))
+            self.turn_pick = self.held[-1].type
             self.phase = Phase.COMPLETE if len(self.held) == 1 else Phase.PLACE
         elif kind is ActionKind.TAKE_SHRINE:
             self.general_shrines -= 1
@@ -301,9 +345,7 @@ class Game:
             self._end_turn()
         elif kind is ActionKind.SUMMON:
             self.countdown[seat] += 1
-            self.tokens_taken += 1
-            if self.tokens_taken == self.players:
-                self.end_triggered = True  # R-END-1
+            self._take_countdown_token()
             self._end_turn()
         elif kind is ActionKind.PLACE:
             self.realms[seat].place(action.cell, self.held[self.placed])
@@ -335,27 +377,53 @@ class Game:
         if not self._shrine_cells():
             self._end_turn()
 
+    def _take_countdown_token(self) -> None:
+        """R-END-1: the last token of the track (N-th; 3rd in solo) shows the mark."""
+        self.tokens_taken += 1
+        if self.tokens_taken == self.track:
+            self.end_triggered = True
+
     def _end_turn(self) -> None:
-        """R-END-1: once triggered, the game ends after the last seat's turn."""
+        """R-END-1: once triggered, the game ends after the last seat's turn
+        (in solo the Dragon of Ingenuity's)."""
+        self.last_pick[self.current_player] = self.turn_pick
+        self.turn_pick = None
         self.held, self.placed, self.first_cell, self.sets = [], 0, (0, 0), []
         self.turn += 1
-        if self.end_triggered and self.current_player == self.players - 1:
+        if self.end_triggered and self.current_player == self.seats - 1:
             self.phase = Phase.GAME_OVER
         else:
-            self.current_player = (self.current_player + 1) % self.players
+            self.current_player = (self.current_player + 1) % self.seats
             self.phase = Phase.ACTION
 
     def undo(self) -> Action:
-        """Revert the last action by replaying the others from the deal."""
-        if not self.history:
+        """Revert the last player's action (and the Dragon's turn it caused) by
+        replaying the others from the deal."""
+        mine = [a for a, by_dragon in zip(self.history, self.history_by_dragon) if not by_dragon]
+        if not mine:
             raise IndexError("undo: no action to undo")
-        actions = self.history[:-1]
-        last = self.history[-1]
         self._start()
-        for action in actions:
-            self._play(action)
-        self.history = actions
-        return last
+        for action in mine[:-1]:
+            self.apply(action)
+        return mine[-1]
+
+    # ------------------------------------------------------------ solo
+
+    def rank(self) -> str:
+        """Solo: the rank of the current (final, once over) score (R-SOLO-5)."""
+        if not self.is_solo:
+            raise ValueError("rank() is for solo games (players=1)")
+        return solo.rank(self.scores()[0])
+
+    def dragon_action(self) -> Action | None:
+        """What the Dragon of Ingenuity would do as the seat to move (docs/solo.md)."""
+        if self.phase is Phase.ACTION:
+            return Action(SUMMON) if self._can_summon() else solo.first_pick(self)
+        if self.phase is Phase.COMPLETE:
+            pair = solo.second_pick(self, self.held[0])
+            return pair if pair is not None and pair in self.legal_actions() else Action(DISCARD)
+        legal = self.legal_actions()
+        return legal[0] if legal else None
 
     # ------------------------------------------------------------ scores
 
@@ -389,6 +457,9 @@ class Game:
         other.held = list(self.held)
         other.sets = [ConsolidatedSet(set(s.cells), s.type, s.allowance) for s in self.sets]
         other.history = list(self.history)
+        other.history_by_dragon = list(self.history_by_dragon)
+        other.last_pick = list(self.last_pick)
+        other.dragon_tiles = dict(self.dragon_tiles)
         return other
 
     __copy__ = clone
@@ -405,6 +476,7 @@ class Game:
             self.pools, self.vp, self.countdown, self.general_shrines, self.tokens_taken, self.end_triggered,
             self.discarded, self.turn, self.current_player, self.phase, self.held, self.placed, self.first_cell,
             [(s.cells, s.type, s.allowance) for s in self.sets],
+            self.last_pick, self.turn_pick, self.dragon_tiles,
         )
 
     def __eq__(self, other: object) -> bool:
@@ -451,13 +523,20 @@ class Game:
         game.seed = seed
         if seed is not None and seeded_deal(seed) != game.deal:
             raise ValueError(f"invalid game JSON: the deal is not the one seed {seed} makes")
-        for k, number in enumerate(actions):
-            if type(number) is not int:
+        k = 0
+        while k < len(actions):
+            if type(actions[k]) is not int:
                 raise ValueError(f"invalid game JSON: action {k} is not an integer")
             try:
-                game.apply(number)
+                game.apply(actions[k])
             except ValueError as e:
                 raise ValueError(f"invalid game JSON: action {k}: {e}") from None
+            k += 1
+            # The Dragon of Ingenuity's recorded actions must be the ones it plays.
+            while len(game.history) > k:
+                if actions[k:k + 1] != [game.history[k].id]:
+                    raise ValueError(f"invalid game JSON: action {k}: the Dragon of Ingenuity plays {game.history[k]} here")
+                k += 1
         summary = data.get("summary")
         if summary is not None:
             if not isinstance(summary, dict) or summary != {"phase": game.phase.name, "current_player": game.current_player, "scores": game.scores()}:
@@ -496,8 +575,9 @@ class Game:
         for (space, floor), tile in zip(positions, tiles):
             deal[self._deal_index(space, floor)] = tile
         game = Game(self.players, 0, layout=self.layout, rules=self.rules, deal=[t.code for t in deal])
-        for action in self.history:
-            game.apply(action)
+        for action, by_dragon in zip(self.history, self.history_by_dragon):
+            if not by_dragon:
+                game.apply(action)
         return game
 
     def _deal_index(self, space: tuple[int, int], floor: int) -> int:
@@ -507,13 +587,14 @@ class Game:
 
     def validate(self) -> None:
         """Recount tiles, Shrines and tokens."""
-        tiles = self.castle.remaining() + self.discarded + len(self.held_tiles) + sum(sum(r.heights.values()) for r in self.realms)
+        tiles = (self.castle.remaining() + self.discarded + len(self.held_tiles) + sum(self.dragon_tiles.values())
+                 + sum(sum(r.heights.values()) for r in self.realms))
         if tiles != 116:
             raise AssertionError(f"{tiles} tiles accounted for, not 116")
         shrines = self.general_shrines + sum(self.pools) + sum(len(r.shrines) for r in self.realms)
         if shrines != SHRINES:
             raise AssertionError(f"{shrines} Shrines accounted for, not {SHRINES}")
-        if sum(self.countdown) != self.tokens_taken or self.end_triggered != (self.tokens_taken >= self.players):
+        if sum(self.countdown) != self.tokens_taken or self.end_triggered != (self.tokens_taken >= self.track):
             raise AssertionError("Countdown tokens do not add up")
         for realm in self.realms:
             if realm.shrines & set(realm.face_up) or any(realm.heights[c] == 0 for c in realm.shrines | set(realm.face_up)):

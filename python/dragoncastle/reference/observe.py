@@ -42,6 +42,8 @@ def observation(game: Any, seat: int) -> dict[str, Any]:
     return {
         "player": seat,
         "players": game.players,
+        "solo": game.is_solo,
+        "dragon_tiles": dict(game.dragon_tiles),
         "current_player": game.current_player,
         "phase": game.phase.name,
         "turn": game.turn,

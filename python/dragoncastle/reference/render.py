@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .tiles import CODES
+
 
 def text(game: Any) -> str:
     castle = game.castle
@@ -20,7 +22,12 @@ def text(game: Any) -> str:
         b = game.score_breakdown(p)
         lines.append(f"Seat {p}: score {b['total']} (VP {b['vp']}, Shrines {b['shrines']}, Countdown {b['countdown']}); "
                      f"Shrine Pool {game.pools[p]}; {game.realms[p]!r}")
-    if game.is_over:
+    if game.is_solo:
+        taken = " ".join(f"{code}x{n}" for code, n in sorted(game.dragon_tiles.items(), key=lambda kv: CODES.index(kv[0])))
+        lines.append(f"Dragon of Ingenuity took: {taken or 'nothing yet'}")
+        if game.is_over:
+            lines.append(f"Final score {game.scores()[0]}: rank {game.rank()}")
+    elif game.is_over:
         lines.append("Winner(s): seat " + ", ".join(map(str, game.winners())))
     return "\n".join(lines) + "\n"
 
