@@ -7,6 +7,7 @@
 
 pub mod action;
 pub mod agents;
+pub mod batch;
 pub mod castle;
 pub mod error;
 pub mod game;

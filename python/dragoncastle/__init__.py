@@ -37,6 +37,7 @@ from ._core import (
     Rules,
     Tile,
     TileType,
+    playouts,
     solo_rank,
 )
 from . import agents, reference
@@ -64,5 +65,6 @@ __all__ = [
     "agents",
     "reference",
     "play",
+    "playouts",
     "solo_rank",
 ]

@@ -26,6 +26,7 @@ __all__ = [
     "greedy_action",
     "random_action",
     "solo_rank",
+    "playouts",
 ]
 
 NUM_ACTIONS: int
@@ -254,3 +255,11 @@ class Game:
 def greedy_action(game: Game, seed: int) -> Optional[Action]: ...
 def random_action(game: Game, seed: int) -> Optional[Action]: ...
 def solo_rank(score: int) -> str: ...
+def playouts(
+    n_games: int,
+    players: int = 2,
+    seed: int = 0,
+    agent: str = "random",
+    threads: Optional[int] = None,
+    rules: Optional[Rules] = None,
+) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.bool_], npt.NDArray[np.int32]]: ...

@@ -1,4 +1,4 @@
-"""The ``dragoncastle`` command line: ``play``, ``solo`` and ``arena``.
+"""The ``dragoncastle`` command line: ``play``, ``solo``, ``arena`` and ``bench``.
 
 ``dragoncastle play --seats greedy random --seed 7`` plays one seeded game and
 prints the final position and scores; a ``human`` seat is prompted in the
@@ -99,6 +99,13 @@ def cmd_solo(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_bench(args: argparse.Namespace) -> int:
+    from .bench import report
+
+    report(seconds=args.seconds, games=args.games)
+    return 0
+
+
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     """95% Wilson score interval for a win rate."""
     if n == 0:
@@ -161,10 +168,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     pa.add_argument("--seed", type=int, default=0)
     pa.add_argument("--progress", action="store_true", help="show the progress bar even when not on a terminal")
     pa.set_defaults(func=cmd_arena)
+    pb = sub.add_parser("bench", help="engine throughput, Rust vs pure Python, as a table (about a minute)")
+    pb.add_argument("--seconds", type=float, default=0.3, help="time per measurement batch")
+    pb.add_argument("--games", type=int, default=20_000, help="games per batch-playout measurement")
+    pb.set_defaults(func=cmd_bench)
     args = p.parse_args(argv)
-    if args.command != "solo" and not 2 <= len(args.seats) <= 4:
+    if args.command in ("play", "arena") and not 2 <= len(args.seats) <= 4:
         p.error("--seats needs 2 to 4 agents")
-    if args.seed < 0:
+    if getattr(args, "seed", 0) < 0:
         p.error("--seed must be >= 0")
     return int(args.func(args))
 

@@ -862,6 +862,51 @@ fn random_action(py: Python<'_>, game: PyRef<'_, PyGame>, seed: u64) -> Option<P
     agents::random_action(game.g.state(), &mut rng, &mut buf).map(|a| action_obj(py, a))
 }
 
+/// Play ``n_games`` whole games in Rust threads with the GIL released.
+///
+/// Game ``k`` is dealt with seed ``seed + k``; results do not depend on
+/// ``threads`` (default: every core). Returns ``(scores, winners, lengths)``:
+/// int32 ``(n_games, players)``, bool ``(n_games, players)`` (shared wins have
+/// several), int32 ``(n_games,)`` decisions per game.
+#[pyfunction]
+#[pyo3(signature = (n_games, players = 2, seed = 0, agent = "random", threads = None, rules = None))]
+fn playouts<'py>(
+    py: Python<'py>,
+    n_games: usize,
+    players: usize,
+    seed: u64,
+    agent: &str,
+    threads: Option<usize>,
+    rules: Option<PyRules>,
+) -> PyResult<Bound<'py, PyTuple>> {
+    use crate::batch::{playouts as run, Outcome, Policy};
+    let policy = Policy::parse(agent).map_err(setup_err)?;
+    if !(1..=4).contains(&players) {
+        return Err(PyValueError::new_err(format!("players must be 1 (solo) to 4; got {players}")));
+    }
+    if threads == Some(0) {
+        return Err(PyValueError::new_err("threads must be at least 1"));
+    }
+    let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
+    let rules = rules.map(CoreRules::from).unwrap_or_default();
+    let mut out = vec![Outcome::default(); n_games];
+    py.detach(|| run(players, seed, policy, rules, threads, &mut out)).map_err(setup_err)?;
+    let width = players;
+    let mut scores = Vec::with_capacity(n_games * width);
+    let mut winners = Vec::with_capacity(n_games * width);
+    for o in &out {
+        for p in 0..width {
+            scores.push(o.scores[p] as i32);
+            winners.push(o.winners & (1 << p) != 0);
+        }
+    }
+    let lengths: Vec<i32> = out.iter().map(|o| o.decisions as i32).collect();
+    let scores = PyArray1::from_vec(py, scores).reshape([n_games, width])?;
+    let winners = PyArray1::from_vec(py, winners).reshape([n_games, width])?;
+    let lengths = PyArray1::from_vec(py, lengths);
+    PyTuple::new(py, [scores.into_any(), winners.into_any(), lengths.into_any()])
+}
+
 /// The solo rank of a final score (R-SOLO-5).
 #[pyfunction]
 fn solo_rank(score: i64) -> &'static str {
@@ -889,5 +934,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(greedy_action, m)?)?;
     m.add_function(wrap_pyfunction!(random_action, m)?)?;
     m.add_function(wrap_pyfunction!(solo_rank, m)?)?;
+    m.add_function(wrap_pyfunction!(playouts, m)?)?;
     Ok(())
 }

@@ -1,0 +1,219 @@
+"""The benchmark operations, shared by ``dragoncastle bench`` and the
+pytest-benchmark suite in ``benches/``: the same operation built for the Rust
+engine and for the pure-Python reference engine, so ratios compare like with like.
+
+>>> import dragoncastle as dc
+>>> op = next(o for o in OPERATIONS if o.name == "legal actions, opening")
+>>> run = op.make(dc)
+>>> len(run()) > 0
+True
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any, Callable
+
+__all__ = ["Operation", "OPERATIONS", "measure", "position", "stepping_cost", "report"]
+
+
+def position(engine: ModuleType, players: int, seed: int, steps: int) -> Any:
+    """The game after ``steps`` seeded random decisions (the same in both engines)."""
+    g = engine.Game(players=players, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if g.is_over:
+            break
+        g.apply(rng.choice(g.legal_action_ids()))
+    return g
+
+
+def _game_length(players: int, seed: int) -> int:
+    from . import _core
+
+    return len(position(_core, players, seed, 10_000).history)
+
+
+def _consolidation_point() -> tuple[int, int]:
+    """(seed, steps) of a position whose next decision Consolidates a set of at
+    least 5 tiles in a Realm with at least 12 stacks: a busy flood fill."""
+    from . import _core
+
+    for seed in range(10_000):
+        g = _core.Game(players=2, seed=seed)
+        rng = random.Random(seed)
+        steps = 0
+        while not g.is_over:
+            if g.phase == _core.Phase.PLACE and len(g.held_tiles) == 1:
+                realm = g.realm(g.current_player)
+                stacks = sum(realm.height((r, c)) > 0 for r in range(4) for c in range(4))
+                if stacks >= 12:
+                    for a in g.legal_actions():
+                        h = g.clone()
+                        before = h.vp_tokens(h.current_player)
+                        h.apply(a)
+                        if h.vp_tokens(g.current_player) - before >= 3 and a == g.legal_actions()[0]:
+                            return seed, steps
+            g.apply(rng.choice(g.legal_action_ids()))
+            steps += 1
+    raise RuntimeError("no crowded consolidation found")
+
+
+@dataclass(frozen=True)
+class Operation:
+    group: str
+    name: str
+    #: Build the timed callable for an engine module (setup is not timed).
+    make: Callable[[ModuleType], Callable[[], Any]]
+
+
+def _availability(engine: ModuleType) -> Callable[[], Any]:
+    g = position(engine, 2, 1, 40)
+    rows, cols = g.castle_shape
+    spaces = [(r, c) for r in range(rows) for c in range(cols)]
+    return lambda: [g.is_available(s) for s in spaces]
+
+
+def _legal(players: int, when: str) -> Callable[[ModuleType], Callable[[], Any]]:
+    def make(engine: ModuleType) -> Callable[[], Any]:
+        steps = {"opening": 0, "mid": 60, "end": max(_game_length(players, 2) - 3, 0)}[when]
+        g = position(engine, players, 2, steps)
+        return g.legal_actions
+    return make
+
+
+def _apply(engine: ModuleType) -> Callable[[], Any]:
+    g = position(engine, 3, 3, 61)
+    action = g.legal_actions()[0]
+
+    def run() -> Any:
+        h = g.clone()
+        h.apply(action)
+        return h
+    return run
+
+
+def _consolidate(engine: ModuleType) -> Callable[[], Any]:
+    seed, steps = _consolidation_point()
+    g = position(engine, 2, seed, steps)
+    action = g.legal_actions()[0]
+
+    def run() -> Any:
+        h = g.clone()
+        h.apply(action)
+        return h
+    return run
+
+
+def _scoring(engine: ModuleType) -> Callable[[], Any]:
+    g = position(engine, 4, 4, 10_000)
+    return lambda: (g.scores(), g.winners(), [g.score_breakdown(p) for p in range(g.players)])
+
+
+def _full_game(players: int) -> Callable[[ModuleType], Callable[[], Any]]:
+    def make(engine: ModuleType) -> Callable[[], Any]:
+        counter = iter(range(10**9))
+        return lambda: position(engine, players, next(counter), 10_000)
+    return make
+
+
+OPERATIONS = [
+    Operation("availability", "is_available, every castle space", _availability),
+    Operation("legal", "legal actions, opening", _legal(2, "opening")),
+    Operation("legal", "legal actions, mid game", _legal(2, "mid")),
+    Operation("legal", "legal actions, end game", _legal(2, "end")),
+    Operation("apply", "clone + apply", _apply),
+    Operation("consolidate", "clone + apply: crowded Consolidation", _consolidate),
+    Operation("score", "final scoring (4 players)", _scoring),
+    Operation("game", "random game, 2 players", _full_game(2)),
+    Operation("game", "random game, 3 players", _full_game(3)),
+    Operation("game", "random game, 4 players", _full_game(4)),
+]
+
+
+def measure(fn: Callable[[], Any], seconds: float = 0.3, repeats: int = 3) -> float:
+    """Seconds per call: the best of ``repeats`` timed batches of about ``seconds``."""
+    loops = 1
+    while True:
+        start = time.perf_counter()
+        for _ in range(loops):
+            fn()
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds / 4 or loops >= 1 << 24:
+            break
+        loops *= 4
+    loops = max(1, int(loops * seconds / max(elapsed, 1e-9) / 1))
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.perf_counter()
+        for _ in range(loops):
+            fn()
+        best = min(best, (time.perf_counter() - start) / loops)
+    return best
+
+
+def stepping_cost(engine: ModuleType, games: int = 200) -> float:
+    """Seconds per ``legal_actions()`` + ``apply()`` pair over whole games."""
+    pairs = 0
+    start = time.perf_counter()
+    for seed in range(games):
+        g = engine.Game(players=2, seed=seed)
+        i = seed
+        while not g.is_over:
+            actions = g.legal_actions()
+            g.apply(actions[i % len(actions)])
+            i += 7
+            pairs += 1
+    return (time.perf_counter() - start) / pairs
+
+
+def _fmt(seconds: float) -> str:
+    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6), ("ns", 1e-9)):
+        if seconds >= scale:
+            return f"{seconds / scale:7.2f} {unit:<2}"
+    return f"{seconds / 1e-9:7.2f} ns"
+
+
+def report(seconds: float = 0.3, games: int = 20_000, out: Callable[[str], Any] = print) -> dict[str, float]:
+    """Print the Rust-vs-Python table and the throughput figures; return them."""
+    import os
+    import platform
+
+    from . import _core, reference
+
+    figures: dict[str, float] = {}
+    out(f"dragoncastle bench on {platform.machine()} {platform.system()}, {os.cpu_count()} cores, Python {platform.python_version()}")
+    out("")
+    out(f"{'operation':<40} {'rust':>10} {'python':>10} {'ratio':>8}")
+    for op in OPERATIONS:
+        rust = measure(op.make(_core), seconds)
+        python = measure(op.make(reference), seconds)
+        figures[op.name] = python / rust
+        out(f"{op.name:<40} {_fmt(rust):>10} {_fmt(python):>10} {python / rust:>7.0f}x")
+    out("")
+    for players in (2, 3, 4):
+        start = time.perf_counter()
+        _core.playouts(games, players=players, seed=0, threads=1)
+        per_game = (time.perf_counter() - start) / games
+        python = measure(next(o for o in OPERATIONS if o.name == f"random game, {players} players").make(reference), seconds)
+        figures[f"games/s {players}p"] = 1 / per_game
+        figures[f"ratio {players}p"] = python / per_game
+        out(f"random games, {players} players: Rust {1 / per_game:>8.0f} games/s per core (no Python per step), "
+            f"reference {1 / python:>6.1f} games/s: {python / per_game:.0f}x")
+    step_rust = stepping_cost(_core)
+    step_ref = stepping_cost(reference, games=20)
+    figures["stepping µs"] = step_rust * 1e6
+    out(f"Python-level legal_actions()+apply(): Rust {step_rust * 1e6:.2f} µs, reference {step_ref * 1e6:.1f} µs per pair")
+    rates = {}
+    for threads in (1, 2):
+        start = time.perf_counter()
+        _core.playouts(2 * games, players=2, seed=1, threads=threads)
+        rates[threads] = 2 * games / (time.perf_counter() - start)
+        out(f"batch playouts, 2 players, {threads} thread(s): {rates[threads]:>9.0f} games/s")
+    figures["thread speed-up"] = rates[2] / rates[1]
+    out(f"batch speed-up with 2 threads: {rates[2] / rates[1]:.2f}x")
+    out("MCTS iterations/s: not measured yet (the search is not implemented)")
+    return figures
