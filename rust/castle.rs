@@ -9,12 +9,17 @@ use crate::tile::Tile;
 
 /// Tallest stack a layout can describe (one digit).
 pub const MAX_FLOOR: usize = 9;
+const NO_TILE: u8 = u8::MAX;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Castle {
     height: [u8; SPACES],
     start: [u8; SPACES],
     tiles: [Tile; Tile::TOTAL],
+    /// Index of each stack's top tile, `NO_TILE` when empty: derived from the
+    /// stacks, kept because legal-move generation reads tops in its inner loop
+    /// (callgrind: the lookup through `start` and `height` was the hot spot).
+    top: [u8; SPACES],
     /// `on_floor[f]`: stacks of height >= f, i.e. tiles on floor `f` (index 0 unused).
     /// Kept so that the top floor is found without scanning the grid.
     on_floor: [u8; MAX_FLOOR + 1],
@@ -31,6 +36,7 @@ impl Castle {
             height: *layout.heights(),
             start: [0; SPACES],
             tiles: *deal,
+            top: [NO_TILE; SPACES],
             on_floor: [0; MAX_FLOOR + 1],
             rows: layout.rows() as u8,
             cols: layout.cols() as u8,
@@ -42,7 +48,22 @@ impl Castle {
             next += c.height[s];
         }
         c.on_floor = c.count_floors();
+        c.refresh_tops();
         c
+    }
+
+    fn computed_top(&self, space: usize) -> u8 {
+        match self.height[space] {
+            0 => NO_TILE,
+            h => self.tiles[(self.start[space] + h - 1) as usize].index(),
+        }
+    }
+
+    /// Recompute the cached top tiles (after the covered tiles were re-dealt).
+    pub(crate) fn refresh_tops(&mut self) {
+        for s in 0..SPACES {
+            self.top[s] = self.computed_top(s);
+        }
     }
 
     fn count_floors(&self) -> [u8; MAX_FLOOR + 1] {
@@ -76,12 +97,13 @@ impl Castle {
 
     #[inline]
     pub fn top(&self, space: usize) -> Option<Tile> {
-        let h = self.height[space];
-        if h == 0 {
-            None
-        } else {
-            Some(self.tiles[(self.start[space] + h - 1) as usize])
-        }
+        Tile::from_index(self.top[space])
+    }
+
+    /// Whether the top tile of `space` is `t` (the inner test of pair completion).
+    #[inline]
+    pub fn top_is(&self, space: usize, t: Tile) -> bool {
+        self.top[space] == t.index()
     }
 
     /// The tile on `floor` (1 = ground) of `space`, hidden ones included.
@@ -136,6 +158,15 @@ impl Castle {
     /// Spaces of the grid that can hold stacks, row-major: the loops of the rules
     /// only walk this rectangle.
     #[inline]
+    pub fn for_each_space(&self, mut f: impl FnMut(usize)) {
+        for r in 0..self.rows as usize {
+            for s in r * MAX_COLS..r * MAX_COLS + self.cols as usize {
+                f(s);
+            }
+        }
+    }
+
+    #[inline]
     pub fn spaces(&self) -> impl Iterator<Item = usize> + '_ {
         let cols = self.cols as usize;
         (0..self.rows as usize).flat_map(move |r| (r * MAX_COLS)..(r * MAX_COLS + cols))
@@ -150,6 +181,7 @@ impl Castle {
         self.on_floor[h as usize] -= 1;
         self.height[space] = h - 1;
         self.remaining -= 1;
+        self.top[space] = self.computed_top(space);
         t
     }
 
@@ -178,6 +210,9 @@ impl Castle {
     pub fn validate(&self) -> Result<(), String> {
         if self.on_floor != self.count_floors() {
             return Err(format!("floor counts {:?} != recomputed {:?}", self.on_floor, self.count_floors()));
+        }
+        if (0..SPACES).any(|s| self.top[s] != self.computed_top(s)) {
+            return Err("cached top tiles disagree with the stacks".into());
         }
         let n: usize = self.height.iter().map(|&h| h as usize).sum();
         if n != self.remaining as usize {

@@ -154,6 +154,7 @@ impl Game {
             for (i, t) in deal.iter().enumerate() {
                 e.before.castle.set_slot(i, *t);
             }
+            e.before.castle.refresh_tops();
         }
         g
     }

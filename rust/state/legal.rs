@@ -42,11 +42,12 @@ impl State {
     fn legal_first_picks(&self, out: &mut ActionList) {
         let top = self.castle.top_floor();
         if top > 0 {
-            for s in self.castle.spaces() {
-                if self.castle.height(s) == top && self.castle.is_available(s) {
+            let c = &self.castle;
+            c.for_each_space(|s| {
+                if c.height(s) == top && c.is_available(s) {
                     out.push(Action::Take(s as u8));
                 }
-            }
+            });
         }
         if self.can_summon() {
             out.push(Action::Summon);
@@ -64,11 +65,12 @@ impl State {
         let first = self.held[0];
         let free = self.players[self.current as usize].realm.placeable().count_ones();
         if free >= 2 {
-            for s in self.castle.spaces() {
-                if self.castle.top(s) == Some(first) && self.castle.is_available(s) {
+            let c = &self.castle;
+            c.for_each_space(|s| {
+                if c.top_is(s, first) && c.is_available(s) {
                     out.push(Action::Take(s as u8));
                 }
-            }
+            });
         }
         if self.general_shrines > 0 && free >= 1 {
             out.push(Action::TakeShrine);
