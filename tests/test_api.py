@@ -292,15 +292,22 @@ def test_determinize_is_consistent_and_seeded(dc):
     assert dc.Game.from_json(a.to_json()) == a
 
 
-def test_random_games_validate_every_step(dc):
-    """Invariants through the Python API: validate() after every step."""
-    for players in (2, 3, 4):
-        for seed in range(15):
+def validated_random_games(dc, seeds, check_json=False):
+    """Random games for 1-4 players with validate() after every step."""
+    for players in (1, 2, 3, 4):
+        for seed in seeds:
             g = dc.Game(players=players, seed=seed)
             rng = random.Random(seed)
             while not g.is_over:
                 g.apply(rng.choice(g.legal_actions()))
                 g.validate()
+            if check_json:
+                assert dc.Game.from_json(g.to_json()) == g
+
+
+def test_random_games_validate_every_step(dc):
+    """Invariants through the Python API: validate() after every step."""
+    validated_random_games(dc, range(15))
 
 
 def test_agents_and_play():
@@ -334,17 +341,10 @@ def test_cli_play_and_arena(capsys):
 
 @pytest.mark.slow
 def test_many_random_games_validate_every_step(dc):
-    """Long run (not in CI): `python3 -m pytest -m slow`."""
-    for players in (2, 3, 4):
-        for seed in range(1000):
-            g = dc.Game(players=players, seed=seed)
-            rng = random.Random(seed)
-            while not g.is_over:
-                g.apply(rng.choice(g.legal_actions()))
-                g.validate()
-            assert dc.Game.from_json(g.to_json()) == g
-            if dc.__name__ == "dragoncastle.reference" and seed >= 200:
-                break  # the pure-Python engine is slower; 600 games are plenty
+    """Long run (not in CI): `python3 -m pytest -m slow`. The pure-Python engine
+    is slower, so it plays fewer games."""
+    games = 200 if dc.__name__ == "dragoncastle.reference" else 1000
+    validated_random_games(dc, range(games), check_json=True)
 
 
 def test_batch_playouts_are_seeded_and_thread_independent():

@@ -85,8 +85,8 @@ def _legal(players: int, when: str) -> Callable[[ModuleType], Callable[[], Any]]
     return make
 
 
-def _apply(engine: ModuleType) -> Callable[[], Any]:
-    g = position(engine, 3, 3, 61)
+def _clone_and_apply_first(g: Any) -> Callable[[], Any]:
+    """A copy of ``g`` with its first legal action applied (``g`` stays as it is)."""
     action = g.legal_actions()[0]
 
     def run() -> Any:
@@ -94,18 +94,15 @@ def _apply(engine: ModuleType) -> Callable[[], Any]:
         h.apply(action)
         return h
     return run
+
+
+def _apply(engine: ModuleType) -> Callable[[], Any]:
+    return _clone_and_apply_first(position(engine, 3, 3, 61))
 
 
 def _consolidate(engine: ModuleType) -> Callable[[], Any]:
     seed, steps = _consolidation_point()
-    g = position(engine, 2, seed, steps)
-    action = g.legal_actions()[0]
-
-    def run() -> Any:
-        h = g.clone()
-        h.apply(action)
-        return h
-    return run
+    return _clone_and_apply_first(position(engine, 2, seed, steps))
 
 
 def _scoring(engine: ModuleType) -> Callable[[], Any]:
