@@ -33,32 +33,43 @@ class Divergence:
     what: str
     rust: object
     python: object
+    #: Both games as JSON (deal, layout and every action): load with Game.from_json.
+    states: tuple[str, str] = ("", "")
 
     def __str__(self) -> str:
         return (f"divergence: players={self.players} seed={self.seed} step={self.step}: {self.what}\n"
                 f"  rust:   {self.rust}\n  python: {self.python}\n"
+                f"  rust state:   {self.states[0]}\n  python state: {self.states[1]}\n"
                 f"reproduce: python3 tests/parity.py --players {self.players} --seed {self.seed} --games 1")
 
 
 def compare_game(players: int, seed: int, tensors_every: int = 25) -> Divergence | None:
     """Play one random game (action choice seeded by `seed`) in both engines."""
+    return _compare(players, seed, tensors_every)
+
+
+def _compare(players: int, seed: int, tensors_every: int) -> Divergence | None:
     rust, python = dc.Game(players=players, seed=seed), ref.Game(players=players, seed=seed)
+
+    def diverged(step: int, what: str, a: object, b: object) -> Divergence:
+        return Divergence(players, seed, step, what, a, b, (rust.to_json(), python.to_json()))
+
     rng = random.Random(seed)
     step = 0
     while True:
         a = [(x.id, str(x)) for x in rust.legal_actions()]
         b = [(x.id, str(x)) for x in python.legal_actions()]
         if a != b:
-            return Divergence(players, seed, step, "legal actions", a, b)
+            return diverged(step, "legal actions", a, b)
         seat = step % players
         oa, ob = rust.observation(seat), python.observation(seat)
         if oa != ob:
             keys = [k for k in oa if oa.get(k) != ob.get(k)]
-            return Divergence(players, seed, step, f"observation({seat}) differs in {keys}", {k: oa.get(k) for k in keys}, {k: ob.get(k) for k in keys})
+            return diverged(step, f"observation({seat}) differs in {keys}", {k: oa.get(k) for k in keys}, {k: ob.get(k) for k in keys})
         if step % tensors_every == 0 and not np.array_equal(rust.observation_tensor(seat), python.observation_tensor(seat)):
-            return Divergence(players, seed, step, f"observation_tensor({seat})", "", "")
+            return diverged(step, f"observation_tensor({seat})", "", "")
         if rust.is_over != python.is_over:
-            return Divergence(players, seed, step, "is_over", rust.is_over, python.is_over)
+            return diverged(step, "is_over", rust.is_over, python.is_over)
         if rust.is_over:
             break
         action = rng.choice(a)[0]
@@ -72,11 +83,11 @@ def compare_game(players: int, seed: int, tensors_every: int = 25) -> Divergence
         ("to_json", rust.to_json(), python.to_json()),
     ):
         if x != y:
-            return Divergence(players, seed, step, what, x, y)
+            return diverged(step, what, x, y)
     # Hidden-information helpers agree too (same seed, same re-deal).
     dseed = seed * 7919 + 1
     if rust.determinize(dseed).to_json() != python.determinize(dseed).to_json():
-        return Divergence(players, seed, step, "determinize", json.loads(rust.determinize(dseed).to_json())["deal"], "")
+        return diverged(step, "determinize", json.loads(rust.determinize(dseed).to_json())["deal"], "")
     return None
 
 

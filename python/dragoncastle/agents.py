@@ -52,6 +52,8 @@ class GreedyAgent:
         self.rng = random.Random(seed)
 
     def act(self, game: _core.Game) -> _core.Action:
+        if not isinstance(game, _core.Game):
+            raise TypeError("GreedyAgent evaluates in Rust and needs a dragoncastle.Game, not a reference game")
         action = _core.greedy_action(game, self.rng.getrandbits(64))
         if action is None:
             raise ValueError("the game is over: there is no action to choose")

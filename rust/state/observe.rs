@@ -191,6 +191,7 @@ impl State {
             "players": self.players(),
             "solo": self.solo,
             "dragon_tiles": dragon,
+            "last_pick": (0..self.seats()).map(|p| self.last_pick[p].map(|t| t.name())).collect::<Vec<_>>(),
             "current_player": self.current,
             "phase": self.phase.name(),
             "turn": self.turn,

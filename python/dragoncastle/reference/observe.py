@@ -44,6 +44,7 @@ def observation(game: Any, seat: int) -> dict[str, Any]:
         "players": game.players,
         "solo": game.is_solo,
         "dragon_tiles": dict(game.dragon_tiles),
+        "last_pick": [None if t is None else t.name for t in game.last_pick],
         "current_player": game.current_player,
         "phase": game.phase.name,
         "turn": game.turn,
