@@ -1,4 +1,5 @@
-"""The hand-written stub `_core.pyi` matches the compiled module."""
+"""Types: the hand-written stub `_core.pyi` matches the compiled module, and the
+Python layer type-checks."""
 
 from __future__ import annotations
 
@@ -8,4 +9,15 @@ import sys
 
 def test_stub_matches_runtime():
     r = subprocess.run([sys.executable, "-m", "mypy.stubtest", "dragoncastle._core"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_package_type_checks():
+    """The Python layer (agents, CLI, benchmarks, reference engine) passes mypy."""
+    from pathlib import Path
+
+    import dragoncastle
+
+    package = Path(dragoncastle.__file__).parent
+    r = subprocess.run([sys.executable, "-m", "mypy", "--ignore-missing-imports", str(package)], capture_output=True, text=True)
     assert r.returncode == 0, r.stdout + r.stderr

@@ -326,6 +326,9 @@ fn parse_action(spec: &Bound<'_, PyAny>) -> PyResult<CoreAction> {
     }
     match spec.extract::<i64>() {
         Ok(id) => CoreAction::from_id(id).map_err(to_py_err),
+        Err(_) if spec.is_instance_of::<pyo3::types::PyInt>() => {
+            Err(IllegalActionError::new_err(format!("action id {spec} out of range 0..{NUM_ACTIONS}")))
+        }
         Err(_) => Err(IllegalActionError::new_err(format!(
             "an action is an Action, an int id or a text such as 'take 2,5'; got {}",
             spec.get_type().name()?

@@ -57,6 +57,7 @@ class Action:
     """One decision; ``Action(42)`` or ``Action("take 2,5")``."""
 
     __slots__ = ("id",)
+    id: int
 
     def __init__(self, spec: "Action | int | str") -> None:
         if isinstance(spec, Action):
@@ -171,14 +172,22 @@ class Action:
         pay = (self.id - SPIRIT0) % PAY_OPTIONS
         return None if pay == 16 else divmod(pay, REALM_SIDE)
 
+    @property
+    def target(self) -> tuple[int, int]:
+        """The castle space of a TAKE or the Realm cell of a PLACE or SHRINE."""
+        where = self.space if self.kind is ActionKind.TAKE else self.cell
+        if where is None:
+            raise ValueError(f"{self} names no space or cell")
+        return where
+
     def __str__(self) -> str:
         kind = self.kind
         if kind is ActionKind.TAKE:
-            return "take {},{}".format(*self.space)
+            return "take {},{}".format(*self.target)
         if kind is ActionKind.PLACE:
-            return "place {},{}".format(*self.cell)
+            return "place {},{}".format(*self.target)
         if kind is ActionKind.SHRINE:
-            return "shrine {},{}".format(*self.cell)
+            return "shrine {},{}".format(*self.target)
         if kind is ActionKind.SPIRIT:
             pay = "shrine" if self.pay_cell is None else "{},{}".format(*self.pay_cell)
             return f"spirit {self.card} {pay}"

@@ -280,12 +280,13 @@ class Game:
             moves = [Action(SUMMON)]
         else:
             first = solo.first_pick(self)
-            tile = self.castle.remove_top(first.space)
+            assert first is not None  # a non-empty castle always has a top-floor pick
+            tile = self.castle.remove_top(first.target)
             self.turn_pick = tile.type
             second = solo.second_pick(self, tile)
             taken = [tile]
             if second is not None:
-                taken.append(self.castle.remove_top(second.space))
+                taken.append(self.castle.remove_top(second.target))
             for t in taken:
                 self.dragon_tiles[t.code] = self.dragon_tiles.get(t.code, 0) + 1
             moves = [first, second if second is not None else Action(DONE)]
@@ -309,13 +310,13 @@ class Game:
         if action.kind not in expected:
             return f"this phase expects {' or '.join(sorted(k.name for k in expected)) or 'nothing: the game is over'}"
         if action.kind is ActionKind.TAKE:
-            tile = self.castle.top(action.space)
+            tile = self.castle.top(action.target)
             if tile is None:
-                return f"castle space {action.space} holds no tile"
-            if not self.castle.is_available(action.space):
-                return f"{tile} at {action.space} is not Available (R-AVAIL-1)"
+                return f"castle space {action.target} holds no tile"
+            if not self.castle.is_available(action.target):
+                return f"{tile} at {action.target} is not Available (R-AVAIL-1)"
             if self.phase is Phase.ACTION:
-                return f"{tile} is on floor {self.castle.height(action.space)}, not the top floor {self.top_floor} (R-ACT-1)"
+                return f"{tile} is on floor {self.castle.height(action.target)}, not the top floor {self.top_floor} (R-ACT-1)"
             if tile != self.held[0]:
                 return f"{tile} is not identical to the first tile {self.held[0]} (R-TILE-2)"
             return "your Realm has fewer than 2 spaces to place a pair (R-PLACE-2)"
@@ -331,7 +332,7 @@ class Game:
         seat = self.current_player
         kind = action.kind
         if kind is ActionKind.TAKE:
-            self.held.append(self.castle.remove_top(action.space))
+            self.held.append(self.castle.remove_top(action.target))
             self.turn_pick = self.held[-1].type
             self.phase = Phase.COMPLETE if len(self.held) == 1 else Phase.PLACE
         elif kind is ActionKind.TAKE_SHRINE:
@@ -348,14 +349,14 @@ class Game:
             self._take_countdown_token()
             self._end_turn()
         elif kind is ActionKind.PLACE:
-            self.realms[seat].place(action.cell, self.held[self.placed])
+            self.realms[seat].place(action.target, self.held[self.placed])
             if self.placed == 0:
-                self.first_cell = action.cell
+                self.first_cell = action.target
             self.placed += 1
             if self.placed == len(self.held):
                 self._consolidate()
         elif kind is ActionKind.SHRINE:
-            self._build_shrine(action.cell)
+            self._build_shrine(action.target)
         elif kind is ActionKind.DONE:
             self._end_turn()
 
@@ -430,9 +431,8 @@ class Game:
     def score_breakdown(self, player: int) -> dict[str, Any]:
         """R-END-2: VP tokens + Shrines + 2 per Countdown token (+ Dragon cards)."""
         seat = self._seat(player)
-        parts = {"vp": self.vp[seat], "shrines": self.realms[seat].shrine_points(), "countdown": 2 * self.countdown[seat], "dragons": {}}
-        parts["total"] = parts["vp"] + parts["shrines"] + parts["countdown"]
-        return parts
+        vp, shrines, countdown = self.vp[seat], self.realms[seat].shrine_points(), 2 * self.countdown[seat]
+        return {"vp": vp, "shrines": shrines, "countdown": countdown, "dragons": {}, "total": vp + shrines + countdown}
 
     def scores(self) -> list[int]:
         return [self.score_breakdown(p)["total"] for p in range(self.players)]

@@ -32,7 +32,7 @@ class Layout:
             raise ValueError("layout is empty")
         if len(lines) > MAX_ROWS:
             raise ValueError(f"layout has {len(lines)} rows; at most {MAX_ROWS}")
-        heights = []
+        heights: list[list[int]] = []
         for r, line in enumerate(lines):
             line = line.lstrip("\ufeff")
             if len(line) > MAX_COLS:
