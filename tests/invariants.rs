@@ -30,7 +30,7 @@ fn random_games_keep_every_invariant() {
                     let mut copy = g.clone();
                     assert_eq!(copy.apply(p).is_ok(), legal.contains(&p), "{p} in {:?}", g.state().phase());
                 }
-                let before = g.state().clone();
+                let before = *g.state();
                 g.apply(a).unwrap();
                 if players == 1 && !g.state().is_over() {
                     assert_eq!(g.state().current_player(), 0, "solo: the player is always to move");
