@@ -106,14 +106,6 @@ impl Castle {
         self.top[space] == t.index()
     }
 
-    /// The tile on `floor` (1 = ground) of `space`, hidden ones included.
-    pub fn tile_at(&self, space: usize, floor: u8) -> Option<Tile> {
-        if floor == 0 || floor > self.height[space] {
-            None
-        } else {
-            Some(self.tiles[(self.start[space] + floor - 1) as usize])
-        }
-    }
 
     /// Height of `space` at the deal (the layout), derived from the stack offsets.
     pub fn original_height(&self, space: usize) -> u8 {
@@ -147,13 +139,6 @@ impl Castle {
         h > 0 && (w < h || e < h)
     }
 
-    /// R-AVAIL-3: a free short side (north or south); used by the Spirit of Elegance.
-    pub fn has_free_short_side(&self, space: usize) -> bool {
-        let h = self.height[space];
-        let n = if space >= MAX_COLS { self.height[space - MAX_COLS] } else { 0 };
-        let s = if space + MAX_COLS < SPACES { self.height[space + MAX_COLS] } else { 0 };
-        h > 0 && (n < h || s < h)
-    }
 
     /// Spaces of the grid that can hold stacks, row-major: the loops of the rules
     /// only walk this rectangle.

@@ -21,8 +21,7 @@ pub struct Game {
     layout: Layout,
     deal: [Tile; Tile::TOTAL],
     state: State,
-    /// The actions applied, each with the state before it (undo is a pop) and
-    /// whether the Dragon of Ingenuity played it by itself (solo).
+    /// The actions applied in order (undo is a pop).
     history: Vec<Entry>,
 }
 
@@ -37,8 +36,9 @@ impl PartialEq for Game {
 #[derive(Clone, Debug)]
 struct Entry {
     action: Action,
-    before: State,
-    by_dragon: bool,
+    /// The state before a player's action; `None` for the Dragon of
+    /// Ingenuity's moves (solo), which undo removes with the action before them.
+    before: Option<State>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -109,7 +109,7 @@ impl Game {
     }
     /// `(action, by_dragon)` for every action in order.
     pub fn actions_with_author(&self) -> impl Iterator<Item = (Action, bool)> + '_ {
-        self.history.iter().map(|e| (e.action, e.by_dragon))
+        self.history.iter().map(|e| (e.action, e.before.is_none()))
     }
     pub fn history_len(&self) -> usize {
         self.history.len()
@@ -120,21 +120,22 @@ impl Game {
     pub fn apply(&mut self, a: Action) -> Result<(), Error> {
         let before = self.state;
         self.state.apply(a)?;
-        self.history.push(Entry { action: a, before, by_dragon: false });
+        self.history.push(Entry { action: a, before: Some(before) });
         for &d in self.state.dragon_log() {
-            self.history.push(Entry { action: d, before, by_dragon: true });
+            self.history.push(Entry { action: d, before: None });
         }
         Ok(())
     }
 
     /// Revert the last player's action (and the Dragon's turn it caused).
     pub fn undo(&mut self) -> Option<Action> {
-        while self.history.last().is_some_and(|e| e.by_dragon) {
-            self.history.pop();
+        loop {
+            let e = self.history.pop()?;
+            if let Some(before) = e.before {
+                self.state = before;
+                return Some(e.action);
+            }
         }
-        let e = self.history.pop()?;
-        self.state = e.before;
-        Some(e.action)
     }
 
     /// A copy whose covered castle tiles are re-dealt (see [`State::determinize`]).
@@ -150,11 +151,11 @@ impl Game {
         g.state = det;
         g.deal = deal;
         g.seed = None;
-        for e in g.history.iter_mut() {
+        for before in g.history.iter_mut().filter_map(|e| e.before.as_mut()) {
             for (i, t) in deal.iter().enumerate() {
-                e.before.castle.set_slot(i, *t);
+                before.castle.set_slot(i, *t);
             }
-            e.before.castle.refresh_tops();
+            before.castle.refresh_tops();
         }
         g
     }

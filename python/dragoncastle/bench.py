@@ -51,12 +51,10 @@ def _consolidation_point() -> tuple[int, int]:
                 realm = g.realm(g.current_player)
                 stacks = sum(realm.height((r, c)) > 0 for r in range(4) for c in range(4))
                 if stacks >= 12:
-                    for a in g.legal_actions():
-                        h = g.clone()
-                        before = h.vp_tokens(h.current_player)
-                        h.apply(a)
-                        if h.vp_tokens(g.current_player) - before >= 3 and a == g.legal_actions()[0]:
-                            return seed, steps
+                    h = g.clone()
+                    h.apply(g.legal_actions()[0])
+                    if h.vp_tokens(g.current_player) - g.vp_tokens(g.current_player) >= 3:
+                        return seed, steps
             g.apply(rng.choice(g.legal_action_ids()))
             steps += 1
     raise RuntimeError("no crowded consolidation found")

@@ -526,9 +526,6 @@ impl PyGame {
             Err(PyValueError::new_err(format!("player {player} is not a seat of this {n}-player game")))
         }
     }
-    fn castle_space(&self, space: (i64, i64)) -> PyResult<usize> {
-        space_index(space)
-    }
 }
 
 #[pymethods]
@@ -730,13 +727,13 @@ impl PyGame {
         (c.rows(), c.cols())
     }
     fn castle_height(&self, space: (i64, i64)) -> PyResult<u8> {
-        Ok(self.g.state().castle().height(self.castle_space(space)?))
+        Ok(self.g.state().castle().height(space_index(space)?))
     }
     fn castle_top(&self, space: (i64, i64)) -> PyResult<Option<PyTile>> {
-        Ok(self.g.state().castle().top(self.castle_space(space)?).map(PyTile))
+        Ok(self.g.state().castle().top(space_index(space)?).map(PyTile))
     }
     fn is_available(&self, space: (i64, i64)) -> PyResult<bool> {
-        Ok(self.g.state().castle().is_available(self.castle_space(space)?))
+        Ok(self.g.state().castle().is_available(space_index(space)?))
     }
     /// Tiles still in the castle.
     #[getter]

@@ -116,11 +116,4 @@ impl State {
             }
         }
     }
-
-    /// Apply a raw id, text or action after checking; convenience for callers.
-    pub fn apply_id(&mut self, id: i64) -> Result<Action, Error> {
-        let a = Action::from_id(id)?;
-        self.apply(a)?;
-        Ok(a)
-    }
 }
