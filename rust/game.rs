@@ -23,6 +23,10 @@ pub struct Game {
     state: State,
     /// The actions applied in order (undo is a pop).
     history: Vec<Entry>,
+    /// Made by [`Game::clone_without_history`]: the actions that led here are
+    /// gone, so the game can be played on and undone back to this point, but
+    /// not written as JSON (which is a replay from the deal).
+    detached: bool,
 }
 
 impl PartialEq for Game {
@@ -66,6 +70,10 @@ struct GameJson {
     actions: Vec<i64>,
     /// Written for readers and checked on load; the replay is the truth.
     summary: Option<SummaryJson>,
+    /// Free-form notes of the writer (the arena records its agents here);
+    /// never written by `to_json` and ignored on load.
+    #[serde(default, skip_serializing)]
+    meta: Option<serde_json::Map<String, serde_json::Value>>,
 }
 
 impl Game {
@@ -88,7 +96,7 @@ impl Game {
             None => (seeded_deal(seed), Some(seed)),
         };
         let state = State::new(players, &layout, &deal, rules)?;
-        Ok(Game { players, seed, layout, deal, state, history: Vec::new() })
+        Ok(Game { players, seed, layout, deal, state, history: Vec::new(), detached: false })
     }
 
     pub fn state(&self) -> &State {
@@ -111,6 +119,25 @@ impl Game {
     pub fn actions_with_author(&self) -> impl Iterator<Item = (Action, bool)> + '_ {
         self.history.iter().map(|e| (e.action, e.before.is_none()))
     }
+    /// A copy without the undo history: it costs the same at any point of the
+    /// game (for search written in Python). It cannot be written as JSON.
+    pub fn clone_without_history(&self) -> Game {
+        Game {
+            players: self.players,
+            seed: self.seed,
+            layout: self.layout.clone(),
+            deal: self.deal,
+            state: self.state,
+            history: Vec::new(),
+            detached: self.detached || !self.history.is_empty(),
+        }
+    }
+
+    /// True for a copy made without its history (see [`Game::clone_without_history`]).
+    pub fn is_detached(&self) -> bool {
+        self.detached
+    }
+
     pub fn history_len(&self) -> usize {
         self.history.len()
     }
@@ -160,7 +187,14 @@ impl Game {
         g
     }
 
-    pub fn to_json(&self) -> String {
+    /// The game as JSON: its setup and every action, replayed by [`Game::from_json`].
+    /// A copy made without its history has no record of how it got here.
+    pub fn to_json(&self) -> Result<String, Error> {
+        if self.detached {
+            return Err(Error::Setup(
+                "this copy was made with clone(history=False): the actions that led here are gone, so it cannot be written as JSON".into(),
+            ));
+        }
         let j = GameJson {
             format: JSON_FORMAT.into(),
             version: JSON_VERSION,
@@ -175,8 +209,9 @@ impl Game {
                 current_player: self.state.current_player(),
                 scores: (0..self.players).map(|s| self.state.score(s)).collect(),
             }),
+            meta: None,
         };
-        serde_json::to_string(&j).unwrap_or_default() // plain data: serialization cannot fail
+        Ok(serde_json::to_string(&j).unwrap_or_default()) // plain data: serialization cannot fail
     }
 
     /// Load and check: the deal, the layout and every action are validated by

@@ -6,6 +6,7 @@
 //! feature adds the PyO3 module `dragoncastle._core`.
 
 pub mod action;
+pub mod arena;
 pub mod agents;
 pub mod batch;
 pub mod castle;
@@ -15,6 +16,7 @@ pub mod layout;
 pub mod realm;
 pub mod render;
 pub mod rng;
+pub mod search;
 pub mod solo;
 pub mod state;
 pub mod tile;

@@ -66,6 +66,20 @@ impl SplitMix64 {
         }
     }
 
+    /// A fast draw in `0..n` (Lemire's multiply-shift; bias below `n / 2^64`)
+    /// for search and rollouts, where speed matters and bit-exact portability
+    /// does not. Never used for deals or `determinize(seed)`. `n` must be > 0.
+    #[inline]
+    pub fn pick(&mut self, n: usize) -> usize {
+        ((self.next_u64() as u128 * n as u128) >> 64) as usize
+    }
+
+    /// Uniform in `[0, 1)` with 53 random bits.
+    #[inline]
+    pub fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+    }
+
     pub fn shuffle<T>(&mut self, a: &mut [T]) {
         for i in (1..a.len()).rev() {
             let j = self.below(i as u64 + 1) as usize;

@@ -41,6 +41,8 @@ from ._core import (
     solo_rank,
 )
 from . import agents, reference
+from .agents import SearchResult
+from .arena import ArenaResult, arena
 from .play import GameResult, play
 
 __version__ = "0.1.0"
@@ -53,6 +55,7 @@ __all__ = [
     "SPIRITS",
     "Action",
     "ActionKind",
+    "ArenaResult",
     "Game",
     "GameResult",
     "IllegalActionError",
@@ -60,9 +63,11 @@ __all__ = [
     "Phase",
     "Realm",
     "Rules",
+    "SearchResult",
     "Tile",
     "TileType",
     "agents",
+    "arena",
     "reference",
     "play",
     "playouts",

@@ -18,6 +18,7 @@ __all__ = [
     "Game",
     "IllegalActionError",
     "Layout",
+    "MCTS",
     "Phase",
     "Realm",
     "Rules",
@@ -27,6 +28,8 @@ __all__ = [
     "random_action",
     "solo_rank",
     "playouts",
+    "agent_spec",
+    "arena",
 ]
 
 NUM_ACTIONS: int
@@ -216,11 +219,12 @@ class Game:
     def is_legal(self, action: _ActionLike) -> bool: ...
     def apply(self, action: _ActionLike) -> None: ...
     def undo(self) -> Action: ...
-    def clone(self) -> Game: ...
+    def clone(self, history: bool = True) -> Game: ...
     def __copy__(self) -> Game: ...
     def __deepcopy__(self, memo: Any) -> Game: ...
     def scores(self) -> list[int]: ...
     def winners(self) -> list[int]: ...
+    def returns(self) -> list[float]: ...
     def score_breakdown(self, player: int) -> dict[str, Any]: ...
     @property
     def top_floor(self) -> int: ...
@@ -263,3 +267,35 @@ def playouts(
     threads: Optional[int] = None,
     rules: Optional[Rules] = None,
 ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.bool_], npt.NDArray[np.int32]]: ...
+
+@final
+class MCTS:
+    def __new__(
+        cls,
+        iterations: Optional[int] = None,
+        time_limit: Optional[float] = None,
+        threads: int = 1,
+        *,
+        exploration: Optional[float] = None,
+        reward: str = "win",
+        rollout: str = "greedy",
+        epsilon: float = 0.0,
+        rollout_depth: Optional[int] = None,
+        reuse_tree: bool = False,
+        determinize: bool = True,
+        max_nodes: int = 4000000,
+    ) -> Self: ...
+    def search(
+        self, game: Game, seed: int
+    ) -> tuple[Optional[Action], list[tuple[Action, int, float]], list[Action], int, float, int]: ...
+    def reset(self) -> None: ...
+
+def agent_spec(text: str, solo: bool = False) -> tuple[str, dict[str, Any]]: ...
+def arena(
+    agents: Sequence[str],
+    n_games: int,
+    seed: int = 0,
+    threads: Optional[int] = None,
+    rules: Optional[Rules] = None,
+    progress: Optional[Any] = None,
+) -> list[dict[str, Any]]: ...

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from typing import Any
 
 from . import _core
 
-__all__ = ["RandomAgent", "GreedyAgent", "DragonOfIngenuity"]
+__all__ = ["RandomAgent", "GreedyAgent", "DragonOfIngenuity", "MCTSAgent", "SearchResult", "from_spec"]
 
 
 class RandomAgent:
@@ -87,3 +88,126 @@ class DragonOfIngenuity:
 
     def __repr__(self) -> str:
         return "DragonOfIngenuity()"
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """What :meth:`MCTSAgent.search` found.
+
+    ``visits`` and ``values`` map each root action that was tried to its visit
+    count and its mean utility for the player to move (in ``[0, 1]``: the win
+    rate with ``reward="win"``, the score / 100 in solo). ``pv`` is the
+    principal variation (most visited actions from the root down).
+    """
+
+    action: _core.Action
+    visits: dict[_core.Action, int]
+    values: dict[_core.Action, float]
+    pv: list[_core.Action]
+    iterations: int
+    seconds: float
+    nodes: int = 0
+
+    @property
+    def iterations_per_second(self) -> float:
+        return self.iterations / self.seconds if self.seconds > 0 else 0.0
+
+
+class MCTSAgent:
+    """Information-set MCTS in Rust (``docs/search.md``), with the GIL released.
+
+    Every iteration starts from a fresh determinization of the position for
+    the player to move, so the search never reads a hidden castle tile.
+
+    Budgets: ``iterations`` and/or ``time_limit`` in seconds, whichever comes
+    first (1000 iterations if neither is given). ``threads=k`` runs k
+    root-parallel trees (the iterations are shared among them) and merges
+    their root visit counts. With ``threads=1`` and a ``seed`` the same
+    position always gives the same result; ``seed=None`` draws a fresh seed
+    for every search.
+
+    Tuning (keywords): ``exploration`` (UCT constant; default 0.5 with
+    ``reward="win"``, 0.1 with ``"margin"`` and in solo), ``reward``
+    (``"win"`` or ``"margin"``; solo always maximises the score),
+    ``rollout`` (``"greedy"`` or ``"random"``), ``epsilon`` (random actions
+    in greedy rollouts), ``rollout_depth`` (cut rollouts after so many
+    decisions and evaluate), ``reuse_tree`` (keep the subtree of the actions
+    played since the last search), ``max_nodes``.
+
+    >>> import dragoncastle as dc
+    >>> g = dc.Game(players=2, seed=3)
+    >>> agent = MCTSAgent(iterations=200, seed=1)
+    >>> r = agent.search(g)
+    >>> r.action in g.legal_actions(), r.iterations
+    (True, 200)
+    >>> agent.act(g) == r.action
+    True
+    """
+
+    def __init__(self, iterations: int | None = None, time_limit: float | None = None, threads: int = 1,
+                 seed: int | None = None, **tuning: Any) -> None:
+        unknown = set(tuning) - _TUNING
+        if unknown:
+            raise TypeError(f"unknown MCTS parameter(s): {', '.join(sorted(unknown))} (known: {', '.join(sorted(_TUNING))})")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64):
+            raise ValueError("seed must be an integer in 0..2**64 or None")
+        self._mcts = _core.MCTS(iterations, time_limit, threads, **tuning)
+        self.iterations, self.time_limit, self.threads, self.seed = iterations, time_limit, threads, seed
+        self.tuning = dict(tuning)
+        self._fresh = random.Random()
+
+    def search(self, game: _core.Game) -> SearchResult:
+        """Search the position for the player to move and report the root statistics."""
+        if not isinstance(game, _core.Game):
+            raise TypeError("MCTSAgent searches in Rust and needs a dragoncastle.Game; "
+                            "dragoncastle.reference.agents.MCTSAgent searches any game in Python")
+        seed = self.seed if self.seed is not None else self._fresh.getrandbits(64)
+        best, root, pv, iterations, seconds, nodes = self._mcts.search(game, seed)
+        if best is None:  # the core returns a move for every running game
+            raise ValueError("no legal action to choose")
+        return SearchResult(
+            action=best,
+            visits={a: n for a, n, _ in root},
+            values={a: v for a, _, v in root},
+            pv=list(pv),
+            iterations=iterations,
+            seconds=seconds,
+            nodes=nodes,
+        )
+
+    def act(self, game: _core.Game) -> _core.Action:
+        return self.search(game).action
+
+    def reset(self) -> None:
+        """Forget the tree kept for ``reuse_tree`` (call it between games)."""
+        self._mcts.reset()
+
+    def __repr__(self) -> str:
+        parts = [f"{k}={v!r}" for k, v in (("iterations", self.iterations), ("time_limit", self.time_limit)) if v is not None]
+        if self.threads != 1:
+            parts.append(f"threads={self.threads}")
+        parts += [f"{k}={v!r}" for k, v in self.tuning.items()]
+        return f"MCTSAgent({', '.join(parts)})"
+
+
+_TUNING = {"exploration", "reward", "rollout", "epsilon", "rollout_depth", "reuse_tree", "determinize", "max_nodes"}
+
+
+def from_spec(spec: str, seed: int | None = None, *, solo: bool = False) -> Any:
+    """An agent from its text spec, as the command line and :func:`dragoncastle.arena` take them:
+    ``random``, ``greedy``, ``dragon``, ``mcts:iterations=2000,c=0.3`` (``docs/search.md``).
+
+    >>> from_spec("mcts:iterations=50,rollout=random")
+    MCTSAgent(iterations=50, exploration=0.5, reward='win', rollout='random', epsilon=0.0, reuse_tree=False, max_nodes=4000000)
+    """
+    name, params = _core.agent_spec(spec, solo)
+    if name == "random":
+        return RandomAgent(seed)
+    if name == "greedy":
+        return GreedyAgent(seed)
+    if name == "dragon":
+        return DragonOfIngenuity()
+    iterations, time_limit, threads = params.pop("iterations"), params.pop("time_limit"), params.pop("threads")
+    if params.get("rollout_depth") is None:
+        params.pop("rollout_depth")
+    return MCTSAgent(iterations, time_limit, threads, seed, **params)

@@ -2,8 +2,10 @@
 
 ``dragoncastle play --seats greedy random --seed 7`` plays one seeded game and
 prints the final position and scores; a ``human`` seat is prompted in the
-terminal. ``dragoncastle arena --seats greedy random --games 200`` plays many
-games with seats rotated and prints win rates with 95% confidence intervals.
+terminal. ``dragoncastle arena --seats mcts:iterations=2000 greedy --games 400``
+plays many games in Rust threads with seats rotated and prints win rates with
+95% confidence intervals; ``dragoncastle solo --agent mcts:time=1 --games 20``
+prints solo scores and the rank histogram.
 """
 
 from __future__ import annotations
@@ -11,14 +13,12 @@ from __future__ import annotations
 import argparse
 import math
 import sys
-import time
 from typing import Any, Sequence
 
-from . import _core
-from .agents import DragonOfIngenuity, GreedyAgent, RandomAgent
+from . import __version__, _core
+from .agents import from_spec
+from .arena import ArenaResult, arena
 from .play import play
-
-AGENTS = ("random", "greedy", "dragon", "human")
 
 
 class HumanAgent:
@@ -53,16 +53,63 @@ class HumanAgent:
             print(f"{a} is not legal now", file=self.out)
 
 
-def make_agent(name: str, seed: int) -> Any:
-    if name == "random":
-        return RandomAgent(seed)
-    if name == "greedy":
-        return GreedyAgent(seed)
-    if name == "dragon":
-        return DragonOfIngenuity()
-    if name == "human":
+def make_agent(spec: str, seed: int, solo: bool = False) -> Any:
+    """An agent for a seat: ``human`` or any spec of :func:`dragoncastle.agents.from_spec`."""
+    if spec == "human":
         return HumanAgent()
-    raise SystemExit(f"unknown agent {name!r}; choose from {', '.join(AGENTS)}")
+    try:
+        return from_spec(spec, seed, solo=solo)
+    except ValueError as e:
+        raise SystemExit(str(e)) from None
+
+
+def positive(text: str) -> int:
+    """argparse type: a whole number >= 1."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {n}")
+    return n
+
+
+def seed_arg(text: str) -> int:
+    """argparse type: a seed in 0..2**64."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 0 <= n < 2**64:
+        raise argparse.ArgumentTypeError("a seed is a whole number in 0..2**64")
+    return n
+
+
+def spec_arg(text: str) -> str:
+    """argparse type: an agent spec the core accepts (or ``human``)."""
+    if text != "human":
+        try:
+            _core.agent_spec(text)
+        except ValueError as e:
+            raise argparse.ArgumentTypeError(str(e)) from None
+    return text
+
+
+def progress_bar(total: int, show: bool, unit: str = "game") -> Any:
+    """A tqdm bar on stderr (shown on a terminal, or when asked)."""
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit=unit, disable=not show, file=sys.stderr, dynamic_ncols=True)
+
+
+def run_arena(specs: Sequence[str], games: int, seed: int, threads: int | None, show: bool) -> ArenaResult:
+    with progress_bar(games, show) as bar:
+        def tick(done: int) -> None:
+            bar.update(done - bar.n)
+
+        result = arena(specs, games, seed, threads, progress=tick)
+        bar.update(games - bar.n)
+    return result
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -83,19 +130,42 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
+RANKS = ("Student", "Devotee", "Master", "Grand Master", "Dragon", "Silver Dragon", "Gold Dragon", "Jade Dragon",
+         "Diamond Dragon")
+
+
 def cmd_solo(args: argparse.Namespace) -> int:
-    scores = []
-    for k in range(args.games):
-        game = _core.Game(players=1, seed=args.seed + k)
-        play(game, [make_agent(args.agent, args.seed + k)])
-        scores.append(game.scores()[0])
-        if args.games == 1:
-            print(game)
-        print(f"seed {args.seed + k}: score {scores[-1]}, rank {game.rank()}")
+    if args.agent == "human":
+        if args.games != 1:
+            raise SystemExit("a human plays one game at a time (--games 1)")
+        game = _core.Game(players=1, seed=args.seed)
+        play(game, [HumanAgent()])
+        print(game)
+        print(f"seed {args.seed}: score {game.scores()[0]}, rank {game.rank()}")
+        return 0
+    result = run_arena([args.agent], args.games, args.seed, args.threads, sys.stderr.isatty() or args.progress)
+    scores = [g["scores"][0] for g in result.games]
+    if args.games == 1:
+        game = _core.Game(players=1, seed=args.seed)
+        for a in result.games[0]["actions"]:
+            game.apply(a)
+        print(game)
+    for g in result.games:
+        print(f"seed {g['seed']}: score {g['scores'][0]}, rank {_core.solo_rank(g['scores'][0])}")
     if args.games > 1:
         mean = sum(scores) / len(scores)
         sd = math.sqrt(sum((s - mean) ** 2 for s in scores) / (len(scores) - 1))
-        print(f"{args.games} games: mean {mean:.2f}, sd {sd:.2f}, best {max(scores)} ({_core.solo_rank(max(scores))})")
+        moves = sum(g["decisions"][0] for g in result.games)
+        secs = sum(g["seconds"][0] for g in result.games)
+        print(f"{args.games} games: mean {mean:.2f}, sd {sd:.2f}, min {min(scores)}, max {max(scores)}, "
+              f"{1000 * secs / max(moves, 1):.2f} ms per move")
+        print("ranks:")
+        counts = {r: 0 for r in RANKS}
+        for sc in scores:
+            counts[_core.solo_rank(sc)] += 1
+        for rank, k in counts.items():
+            if k:
+                print(f"  {rank:<15} {k:>5}  {'#' * max(1, round(40 * k / args.games))}")
     return 0
 
 
@@ -106,77 +176,69 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson score interval for a win rate."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = wins / n
-    d = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / d
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (max(0.0, centre - half), min(1.0, centre + half))
-
-
 def cmd_arena(args: argparse.Namespace) -> int:
-    names: Sequence[str] = args.seats
-    n = len(names)
-    wins = [0.0] * n
-    totals = [0] * n
-    start = time.perf_counter()
-    for k in range(args.games):
-        # Rotate seats so no agent always moves first.
-        order = [(i + k) % n for i in range(n)]
-        agents = [make_agent(names[a], args.seed * 1000003 + k * n + a) for a in order]
-        game = _core.Game(players=n, seed=args.seed + k)
-        play(game, agents)
-        winners = game.winners()
-        for seat, a in enumerate(order):
-            totals[a] += game.scores()[seat]
-            if seat in winners:
-                wins[a] += 1 / len(winners)
-        if sys.stderr.isatty() or args.progress:
-            done = k + 1
-            bar = "#" * (30 * done // args.games)
-            print(f"\r[{bar:<30}] {done}/{args.games}", end="", file=sys.stderr, flush=True)
-    if sys.stderr.isatty() or args.progress:
-        print(file=sys.stderr)
-    secs = time.perf_counter() - start
-    print(f"{args.games} games, {n} players, {secs:.1f} s")
-    print(f"{'agent':<10} {'win rate':>9} {'95% CI':>17} {'mean score':>11}")
-    for a, name in enumerate(names):
-        lo, hi = wilson(wins[a], args.games)
-        print(f"{name:<10} {wins[a] / args.games:>9.3f} {f'[{lo:.3f}, {hi:.3f}]':>17} {totals[a] / args.games:>11.2f}")
+    if args.merge:
+        lines: list[str] = []
+        for path in args.merge:
+            with open(path) as f:
+                lines.extend(f)
+        print(ArenaResult.from_records(lines).table())
+        return 0
+    if not 1 <= len(args.seats) <= 4:
+        raise SystemExit("--seats needs 1 to 4 agents")
+    if "human" in args.seats:
+        raise SystemExit("the arena plays built-in agents only (use 'dragoncastle play' to play)")
+    result = run_arena(args.seats, args.games, args.seed, args.threads, sys.stderr.isatty() or args.progress)
+    print(result.table())
+    if args.record:
+        with open(args.record, "w") as f:
+            for line in result.records():
+                f.write(line + "\n")
+        print(f"recorded {len(result.games)} games in {args.record}")
     return 0
+
+
+SPEC_HELP = ("agents: random, greedy, dragon, human, or mcts with parameters, e.g. "
+             "mcts:iterations=2000 or mcts:time=1,threads=2 (docs/search.md)")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="dragoncastle", description="Dragon Castle for game-AI work.")
+    p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = p.add_subparsers(dest="command", required=True)
-    pp = sub.add_parser("play", help="play one game between agents (or you) and print the final position")
-    pp.add_argument("--seats", nargs="+", default=["greedy", "random"], choices=AGENTS, help="one agent per seat (2-4)")
-    pp.add_argument("--seed", type=int, default=7)
+    pp = sub.add_parser("play", help="play one game between agents (or you) and print the final position",
+                        description=SPEC_HELP)
+    pp.add_argument("--seats", nargs="+", default=["greedy", "random"], type=spec_arg, help="one agent per seat (2-4)")
+    pp.add_argument("--seed", type=seed_arg, default=7)
     pp.add_argument("--verbose", "-v", action="store_true", help="print every decision")
     pp.set_defaults(func=cmd_play)
-    ps = sub.add_parser("solo", help="play solo against the Dragon of Ingenuity; prints score and rank")
-    ps.add_argument("--agent", default="greedy", choices=AGENTS)
-    ps.add_argument("--seed", type=int, default=7)
-    ps.add_argument("--games", type=int, default=1)
+    ps = sub.add_parser("solo", help="play solo against the Dragon of Ingenuity; prints scores and ranks",
+                        description=SPEC_HELP)
+    ps.add_argument("--agent", default="greedy", type=spec_arg)
+    ps.add_argument("--seed", type=seed_arg, default=7, help="game k is dealt with seed + k")
+    ps.add_argument("--games", type=positive, default=1)
+    ps.add_argument("--threads", type=positive, default=None, help="games played at once (default: every core)")
+    ps.add_argument("--progress", action="store_true", help="show the progress bar even when not on a terminal")
     ps.set_defaults(func=cmd_solo)
-    pa = sub.add_parser("arena", help="many games between agents; win rates with 95%% confidence intervals")
-    pa.add_argument("--seats", nargs="+", default=["greedy", "random"], choices=("random", "greedy", "dragon"))
-    pa.add_argument("--games", type=int, default=200)
-    pa.add_argument("--seed", type=int, default=0)
+    pa = sub.add_parser("arena", help="many games between agents; win rates with 95%% confidence intervals",
+                        description=SPEC_HELP + ". Game k is dealt with seed + k and seats rotate with it, so runs "
+                        "over consecutive seed ranges (shards) together give exactly one long run; merge their "
+                        "records with --merge.")
+    pa.add_argument("--seats", nargs="+", default=["greedy", "random"], type=spec_arg, help="one agent per seat (1-4)")
+    pa.add_argument("--games", type=positive, default=200)
+    pa.add_argument("--seed", type=seed_arg, default=0)
+    pa.add_argument("--threads", type=positive, default=None, help="games played at once (default: every core)")
+    pa.add_argument("--record", metavar="FILE.jsonl", help="write one JSON line per game (Game.from_json replays it)")
+    pa.add_argument("--merge", nargs="+", metavar="FILE.jsonl", help="print the table of recorded shards instead of playing")
     pa.add_argument("--progress", action="store_true", help="show the progress bar even when not on a terminal")
     pa.set_defaults(func=cmd_arena)
     pb = sub.add_parser("bench", help="engine throughput, Rust vs pure Python, as a table (about a minute)")
     pb.add_argument("--seconds", type=float, default=0.3, help="time per measurement batch")
-    pb.add_argument("--games", type=int, default=20_000, help="games per batch-playout measurement")
+    pb.add_argument("--games", type=positive, default=20_000, help="games per batch-playout measurement")
     pb.set_defaults(func=cmd_bench)
     args = p.parse_args(argv)
-    if args.command in ("play", "arena") and not 2 <= len(args.seats) <= 4:
+    if args.command == "play" and not 2 <= len(args.seats) <= 4:
         p.error("--seats needs 2 to 4 agents")
-    if getattr(args, "seed", 0) < 0:
-        p.error("--seed must be >= 0")
     return int(args.func(args))
 
 

@@ -19,6 +19,8 @@ use crate::state::{Phase as CorePhase, Rules as CoreRules};
 use crate::tile::{Tile as CoreTile, TileType as CoreType};
 use crate::{agents, render, Game as CoreGame};
 
+mod search;
+
 create_exception!(
     _core,
     IllegalActionError,
@@ -678,8 +680,16 @@ impl PyGame {
     fn history<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         PyList::new(py, self.g.actions().map(|a| action_obj(py, a)))
     }
-    fn clone(&self) -> Self {
-        Clone::clone(self)
+    /// An independent copy. ``history=False`` drops the undo history, so the
+    /// copy costs the same at any point of the game (for search written in
+    /// Python); such a copy cannot undo past this point or be written as JSON.
+    #[pyo3(signature = (history = true))]
+    fn clone(&self, history: bool) -> Self {
+        if history {
+            Clone::clone(self)
+        } else {
+            PyGame { g: self.g.clone_without_history() }
+        }
     }
     fn __copy__(&self) -> Self {
         Clone::clone(self)
@@ -688,7 +698,7 @@ impl PyGame {
         Clone::clone(self)
     }
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
-        Ok((slf.get_type().getattr("from_json")?, (slf.borrow().g.to_json(),)))
+        Ok((slf.get_type().getattr("from_json")?, (slf.borrow().g.to_json().map_err(setup_err)?,)))
     }
 
     // ---- scores
@@ -697,6 +707,13 @@ impl PyGame {
     fn scores(&self) -> Vec<u32> {
         let s = self.g.state();
         (0..s.players()).map(|p| s.score(p)).collect()
+    }
+    /// One utility per seat (OpenSpiel's ``Returns()``): all 0 while the game
+    /// runs; at the end 1 for a win, split among tied winners, 0 otherwise.
+    /// Solo: the final score / 100.
+    fn returns(&self) -> Vec<f64> {
+        let s = self.g.state();
+        s.returns()[..s.players()].to_vec()
     }
     /// Seats that win after the tie breaks of R-END-3 (several when shared).
     fn winners(&self) -> Vec<usize> {
@@ -774,8 +791,8 @@ impl PyGame {
 
     // ---- serialisation and pictures
 
-    fn to_json(&self) -> String {
-        self.g.to_json()
+    fn to_json(&self) -> PyResult<String> {
+        self.g.to_json().map_err(setup_err)
     }
     #[staticmethod]
     fn from_json(s: &str) -> PyResult<Self> {
@@ -935,5 +952,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(random_action, m)?)?;
     m.add_function(wrap_pyfunction!(solo_rank, m)?)?;
     m.add_function(wrap_pyfunction!(playouts, m)?)?;
+    m.add_class::<search::PyMcts>()?;
+    m.add_function(wrap_pyfunction!(search::agent_spec, m)?)?;
+    m.add_function(wrap_pyfunction!(search::arena, m)?)?;
     Ok(())
 }

@@ -52,8 +52,9 @@ impl State {
     }
 
     /// A copy whose covered tiles are re-dealt uniformly among the covered
-    /// positions: Fisher–Yates with SplitMix64(seed) over the covered tiles in
-    /// dealing order (`docs/seeding.md`).
+    /// positions: the covered tiles sorted in code order, then Fisher–Yates with
+    /// SplitMix64(seed) (`docs/seeding.md`). Sorting first makes the copy depend
+    /// on the public multiset of covered tiles only, never on their true order.
     pub fn determinize(&self, seed: u64) -> State {
         let mut s = *self;
         let mut slots = [0u8; Tile::TOTAL];
@@ -64,6 +65,7 @@ impl State {
             tiles[n] = self.castle.slot(i);
             n += 1;
         }
+        tiles[..n].sort_unstable();
         SplitMix64::new(seed).shuffle(&mut tiles[..n]);
         for k in 0..n {
             s.castle.set_slot(slots[k] as usize, tiles[k]);

@@ -1,6 +1,9 @@
 //! Scores and the winner (R-END-2, R-END-3).
 
-use super::State;
+use super::{State, MAX_PLAYERS};
+
+/// Solo utility scale: `returns()` is the final score / 100.
+pub const SOLO_RETURN_SCALE: f64 = 100.0;
 
 /// One player's score by source.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -41,5 +44,27 @@ impl State {
     pub fn winners(&self) -> Vec<usize> {
         let m = self.winners_mask();
         (0..self.players()).filter(|s| m & (1 << s) != 0).collect()
+    }
+
+    /// One utility per seat, as OpenSpiel's `Returns()`: 0 for everyone while
+    /// the game runs; at the end 1 for a win, split equally among tied winners
+    /// (after the tie breaks), 0 otherwise. Solo: the final score / 100.
+    pub fn returns(&self) -> [f64; MAX_PLAYERS] {
+        let mut out = [0.0; MAX_PLAYERS];
+        if !self.is_over() {
+            return out;
+        }
+        if self.is_solo() {
+            out[0] = self.score(0) as f64 / SOLO_RETURN_SCALE;
+            return out;
+        }
+        let mask = self.winners_mask();
+        let k = mask.count_ones() as f64;
+        for (p, o) in out.iter_mut().enumerate().take(self.players()) {
+            if mask & (1 << p) != 0 {
+                *o = 1.0 / k;
+            }
+        }
+        out
     }
 }

@@ -14,6 +14,7 @@ Phase.COMPLETE
 
 from __future__ import annotations
 
+from . import agents
 from .actions import DRAGONS, MAX_LEGAL_ACTIONS, NUM_ACTIONS, SPIRITS, Action, ActionKind, IllegalActionError
 from .game import Game, Rules
 from .layout import Layout
@@ -24,6 +25,6 @@ from .solo import rank as solo_rank
 from .tiles import Tile, TileType
 
 __all__ = [
-    "DRAGONS", "MAX_LEGAL_ACTIONS", "NUM_ACTIONS", "OBSERVATION_SHAPE", "SPIRITS", "Action", "ActionKind",
+    "DRAGONS", "MAX_LEGAL_ACTIONS", "agents", "NUM_ACTIONS", "OBSERVATION_SHAPE", "SPIRITS", "Action", "ActionKind",
     "Game", "IllegalActionError", "Layout", "Phase", "Realm", "Rules", "Tile", "TileType", "solo_rank",
 ]

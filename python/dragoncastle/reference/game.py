@@ -92,6 +92,9 @@ class Game:
         self.players = players
         self.layout = layout
         self.rules = rules or Rules()
+        # Set by clone(history=False): the position undo goes back to instead
+        # of the deal, since the actions before it are gone.
+        self._base: Game | None = None
         self._start()
 
     @property
@@ -403,7 +406,12 @@ class Game:
         mine = [a for a, by_dragon in zip(self.history, self.history_by_dragon) if not by_dragon]
         if not mine:
             raise IndexError("undo: no action to undo")
-        self._start()
+        if self._base is None:
+            self._start()
+        else:
+            base = self._base
+            self.__dict__.update(base.clone().__dict__)
+            self._base = base
         for action in mine[:-1]:
             self.apply(action)
         return mine[-1]
@@ -434,6 +442,17 @@ class Game:
         vp, shrines, countdown = self.vp[seat], self.realms[seat].shrine_points(), 2 * self.countdown[seat]
         return {"vp": vp, "shrines": shrines, "countdown": countdown, "dragons": {}, "total": vp + shrines + countdown}
 
+    def returns(self) -> list[float]:
+        """One utility per seat (OpenSpiel's ``Returns()``): all 0 while the game
+        runs; at the end 1 for a win, split among tied winners, 0 otherwise.
+        Solo: the final score / 100."""
+        if not self.is_over:
+            return [0.0] * self.players
+        if self.is_solo:
+            return [self.scores()[0] / 100]
+        winners = self.winners()
+        return [1 / len(winners) if p in winners else 0.0 for p in range(self.players)]
+
     def scores(self) -> list[int]:
         return [self.score_breakdown(p)["total"] for p in range(self.players)]
 
@@ -448,7 +467,15 @@ class Game:
 
     # ------------------------------------------------------------ copies, equality, JSON
 
-    def clone(self) -> "Game":
+    def clone(self, history: bool = True) -> "Game":
+        """An independent copy; ``history=False`` drops the undo history (the
+        copy can undo back to this point only and cannot be written as JSON)."""
+        if not history and (self.history or self._base is not None):
+            base = self.clone()
+            base.history, base.history_by_dragon, base._base = [], [], None
+            other = base.clone()
+            other._base = base
+            return other
         other = Game.__new__(Game)
         other.__dict__.update(self.__dict__)
         other.castle = self.castle.copy()
@@ -485,6 +512,9 @@ class Game:
     __hash__ = None  # type: ignore[assignment]  # mutable
 
     def to_json(self) -> str:
+        if self._base is not None:
+            raise ValueError("this copy was made with clone(history=False): the actions that led here are gone, "
+                             "so it cannot be written as JSON")
         data = {
             "format": JSON_FORMAT,
             "version": JSON_VERSION,
@@ -506,8 +536,10 @@ class Game:
         except (ValueError, TypeError) as e:
             raise ValueError(f"invalid game JSON: {e}") from None
         required = {"format", "version", "players", "seed", "layout", "rules", "deal", "actions"}
-        if not isinstance(data, dict) or not required <= data.keys() <= required | {"summary"}:
-            raise ValueError("invalid game JSON: expected the fields " + ", ".join(sorted(required)) + " (and summary)")
+        if not isinstance(data, dict) or not required <= data.keys() <= required | {"summary", "meta"}:
+            raise ValueError("invalid game JSON: expected the fields " + ", ".join(sorted(required)) + " (and summary, meta)")
+        if data.get("meta") is not None and not isinstance(data["meta"], dict):
+            raise ValueError("invalid game JSON: meta must be an object")
         if data["format"] != JSON_FORMAT or data["version"] != JSON_VERSION:
             raise ValueError(f"invalid game JSON: format/version {data['format']!r}/{data['version']!r} not supported")
         rules, actions, seed = data["rules"], data["actions"], data["seed"]
@@ -567,17 +599,23 @@ class Game:
 
     def determinize(self, seed: int) -> "Game":
         """A copy with the covered tiles re-dealt among the covered positions
-        (docs/seeding.md); the history is replayed on the new deal."""
+        (docs/seeding.md). The deal (and the position undo returns to) get the
+        same tiles, so undoing in the copy never shows the true covered tiles."""
         positions = self.covered_positions()
-        tiles = [self.castle.stacks[space][floor - 1] for space, floor in positions]
+        # In code order first, so that nothing of the true order is left.
+        tiles = sorted(self.castle.stacks[space][floor - 1] for space, floor in positions)
         SplitMix64(seed).shuffle(tiles)
-        deal = list(self.deal)
+        game = self.clone()
+        game.seed, game.deal = None, list(self.deal)
+        base = game._base.clone() if game._base is not None else None
         for (space, floor), tile in zip(positions, tiles):
-            deal[self._deal_index(space, floor)] = tile
-        game = Game(self.players, 0, layout=self.layout, rules=self.rules, deal=[t.code for t in deal])
-        for action, by_dragon in zip(self.history, self.history_by_dragon):
-            if not by_dragon:
-                game.apply(action)
+            game.castle.stacks[space][floor - 1] = tile
+            game.deal[self._deal_index(space, floor)] = tile
+            if base is not None:  # covered now, so covered at the base position too
+                base.castle.stacks[space][floor - 1] = tile
+        if base is not None:
+            base.deal = list(game.deal)
+            game._base = base
         return game
 
     def _deal_index(self, space: tuple[int, int], floor: int) -> int:

@@ -1,0 +1,268 @@
+//! Many games between built-in agents, MCTS included, in Rust threads.
+//!
+//! Game `k` of a run with seed `s` is dealt with seed `s + k`, and the seats are
+//! rotated by that game seed: seat `i` is played by agent `(i + s + k) mod n`.
+//! Every random draw of an agent comes from the game seed, its seat and the
+//! decision number, so a game's result never depends on the thread count, on
+//! which thread plays it, or on how a run is split into shards.
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::Instant;
+
+use crate::action::{Action, ActionList};
+use crate::agents::{greedy_action, random_action};
+use crate::error::Error;
+use crate::layout::Layout;
+use crate::rng::SplitMix64;
+use crate::search::dragon_castle::default_exploration;
+use crate::search::{self, Config, Reward, Rollout, Tree};
+use crate::state::{seeded_deal, Rules, State, MAX_PLAYERS};
+
+const AGENT_STREAM: u64 = 0xA6E7;
+
+/// A built-in agent and its parameters, written `name` or `name:key=value,...`
+/// (`mcts:iterations=2000,c=0.3`); see `docs/search.md`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum AgentSpec {
+    Random,
+    Greedy,
+    /// The Dragon of Ingenuity's priorities (`docs/solo.md`).
+    Dragon,
+    /// ISMCTS; `config.seed` is ignored (the arena derives one per decision).
+    /// `reuse` keeps the tree between the agent's moves.
+    Mcts { config: Config, reuse: bool },
+}
+
+impl AgentSpec {
+    /// Parse a spec. `solo` picks the MCTS defaults that suit a solo game.
+    pub fn parse(text: &str, solo: bool) -> Result<AgentSpec, Error> {
+        let bad = |m: String| Error::Setup(format!("agent spec {text:?}: {m}"));
+        let (name, params) = match text.split_once(':') {
+            Some((n, p)) => (n.trim(), p.trim()),
+            None => (text.trim(), ""),
+        };
+        let pairs: Vec<(&str, &str)> = if params.is_empty() {
+            Vec::new()
+        } else {
+            params
+                .split(',')
+                .map(|kv| kv.split_once('=').map(|(k, v)| (k.trim(), v.trim())).ok_or_else(|| bad(format!("expected key=value, got {kv:?}"))))
+                .collect::<Result<_, _>>()?
+        };
+        let simple = |a: AgentSpec| if pairs.is_empty() { Ok(a) } else { Err(bad(format!("{name} takes no parameters"))) };
+        match name {
+            "random" => simple(AgentSpec::Random),
+            "greedy" => simple(AgentSpec::Greedy),
+            "dragon" => simple(AgentSpec::Dragon),
+            "mcts" => {
+                let mut cfg = Config { iterations: None, ..Config::default() };
+                let mut exploration = None;
+                let mut epsilon = 0.0f32;
+                let mut rollout = "greedy";
+                let mut reuse = false;
+                for (k, v) in pairs {
+                    let num = |v: &str| v.parse::<f64>().map_err(|_| bad(format!("{k} must be a number, got {v:?}")));
+                    let int = |v: &str| v.parse::<u64>().map_err(|_| bad(format!("{k} must be a whole number, got {v:?}")));
+                    match k {
+                        "iterations" => cfg.iterations = Some(int(v)?),
+                        "time" | "time_limit" => cfg.time_limit = Some(num(v)?),
+                        "threads" => cfg.threads = int(v)? as usize,
+                        "c" | "exploration" => exploration = Some(num(v)?),
+                        "reward" => {
+                            cfg.reward = match v {
+                                "win" => Reward::Win,
+                                "margin" => Reward::Margin,
+                                _ => return Err(bad(format!("reward is win or margin, got {v:?}"))),
+                            }
+                        }
+                        "rollout" => {
+                            rollout = match v {
+                                "random" => "random",
+                                "greedy" => "greedy",
+                                _ => return Err(bad(format!("rollout is random or greedy, got {v:?}"))),
+                            }
+                        }
+                        "epsilon" => epsilon = num(v)? as f32,
+                        "depth" | "rollout_depth" => cfg.rollout_depth = Some(int(v)?.min(u32::MAX as u64) as u32),
+                        "reuse" | "reuse_tree" => {
+                            reuse = match v {
+                                "true" | "1" | "yes" => true,
+                                "false" | "0" | "no" => false,
+                                _ => return Err(bad(format!("reuse is true or false, got {v:?}"))),
+                            }
+                        }
+                        "max_nodes" => cfg.max_nodes = int(v)? as usize,
+                        _ => return Err(bad(format!("unknown MCTS parameter {k:?}"))),
+                    }
+                }
+                if cfg.iterations.is_none() && cfg.time_limit.is_none() {
+                    cfg.iterations = Some(1000);
+                }
+                cfg.rollout = if rollout == "random" { Rollout::Random } else { Rollout::Greedy { epsilon } };
+                cfg.exploration = exploration.unwrap_or_else(|| default_exploration(solo, cfg.reward));
+                search::check(&cfg).map_err(bad)?;
+                Ok(AgentSpec::Mcts { config: cfg, reuse })
+            }
+            _ => Err(bad(format!("unknown agent {name:?} (random, greedy, dragon, mcts)"))),
+        }
+    }
+}
+
+/// One finished game of an arena.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ArenaGame {
+    pub seed: u64,
+    /// `agent_of_seat[i]`: index into the arena's agents of the one in seat `i`.
+    pub agent_of_seat: [u8; MAX_PLAYERS],
+    pub scores: [u32; MAX_PLAYERS],
+    pub winners: u8,
+    /// Every decision of the players in order (not the solo Dragon's moves,
+    /// which `apply` replays).
+    pub actions: Vec<Action>,
+    /// Per seat: decisions taken and seconds spent choosing them.
+    pub decisions: [u32; MAX_PLAYERS],
+    pub seconds: [f64; MAX_PLAYERS],
+}
+
+/// The decision seed of an agent: a function of the game, the seat and the
+/// decision number only.
+fn decision_seed(game_seed: u64, seat: usize, decision: u32) -> u64 {
+    SplitMix64::stream(game_seed ^ ((seat as u64) << 56) ^ ((decision as u64) << 32), AGENT_STREAM).next_u64()
+}
+
+/// Play one game: `agents.len()` players (1 is solo against the Dragon of Ingenuity).
+pub fn play_game(agents: &[AgentSpec], layout: &Layout, rules: Rules, game_seed: u64) -> ArenaGame {
+    let n = agents.len();
+    let Ok(mut s) = State::new(n, layout, &seeded_deal(game_seed), rules) else { return ArenaGame::default() };
+    let mut out = ArenaGame { seed: game_seed, ..ArenaGame::default() };
+    for seat in 0..n {
+        out.agent_of_seat[seat] = ((seat as u64 + game_seed % n as u64) % n as u64) as u8;
+    }
+    let mut buf = ActionList::default();
+    let mut trees: [Option<(Tree<Action>, usize)>; MAX_PLAYERS] = Default::default();
+    while !s.is_over() {
+        let seat = s.current_player();
+        let agent = agents[out.agent_of_seat[seat] as usize];
+        let mut rng = SplitMix64::new(decision_seed(game_seed, seat, out.decisions[seat]));
+        let start = Instant::now();
+        let a = match agent {
+            AgentSpec::Random => random_action(&s, &mut rng, &mut buf),
+            AgentSpec::Greedy => greedy_action(&s, &mut rng),
+            AgentSpec::Dragon => s.dragon_action(),
+            AgentSpec::Mcts { config, reuse } => {
+                let cfg = Config { seed: rng.next_u64(), ..config };
+                // Tree reuse: re-root the seat's last tree along the moves played since.
+                let old = trees[seat].take().and_then(|(mut t, from)| t.advance(&out.actions[from..]).then_some(t));
+                let (r, tree) = search::search_reusing(&s, &cfg, if reuse { old } else { None });
+                if reuse {
+                    trees[seat] = tree.map(|t| (t, out.actions.len()));
+                }
+                r.best
+            }
+        };
+        out.seconds[seat] += start.elapsed().as_secs_f64();
+        out.decisions[seat] += 1;
+        let Some(a) = a else { break };
+        s.apply_unchecked(a);
+        out.actions.push(a);
+    }
+    for (p, sc) in out.scores.iter_mut().enumerate().take(s.players()) {
+        *sc = s.score(p);
+    }
+    out.winners = s.winners_mask();
+    out
+}
+
+/// Play `games` games between `agents` (1 to 4; one agent is a solo game) on
+/// `threads` threads. `done` counts finished games as they end; setting `stop`
+/// ends the run early (unfinished games are then missing from the result).
+pub fn run(
+    agents: &[AgentSpec],
+    games: usize,
+    seed: u64,
+    threads: usize,
+    rules: Rules,
+    done: &AtomicUsize,
+    stop: &AtomicBool,
+) -> Result<Vec<ArenaGame>, Error> {
+    if !(1..=MAX_PLAYERS).contains(&agents.len()) {
+        return Err(Error::Setup(format!("an arena needs 1 to 4 agents; got {}", agents.len())));
+    }
+    let layout = Layout::for_players(agents.len());
+    let next = AtomicUsize::new(0);
+    let threads = threads.clamp(1, games.max(1));
+    let mut results: Vec<Option<ArenaGame>> = vec![None; games];
+    let slots = std::sync::Mutex::new(&mut results);
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| loop {
+                if stop.load(Ordering::Relaxed) {
+                    return;
+                }
+                // Games are handed out one at a time so long MCTS games balance out.
+                let k = next.fetch_add(1, Ordering::Relaxed);
+                if k >= games {
+                    return;
+                }
+                let g = play_game(agents, &layout, rules, seed.wrapping_add(k as u64));
+                if let Ok(mut r) = slots.lock() {
+                    r[k] = Some(g);
+                }
+                done.fetch_add(1, Ordering::Relaxed);
+            });
+        }
+    });
+    Ok(results.into_iter().flatten().collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn specs(texts: &[&str]) -> Vec<AgentSpec> {
+        texts.iter().map(|t| AgentSpec::parse(t, texts.len() == 1).unwrap()).collect()
+    }
+
+    #[test]
+    fn specs_parse_and_reject() {
+        assert_eq!(AgentSpec::parse("greedy", false).unwrap(), AgentSpec::Greedy);
+        let AgentSpec::Mcts { config, reuse } = AgentSpec::parse("mcts:iterations=50,c=0.3,rollout=random,reuse=true", false).unwrap() else {
+            panic!()
+        };
+        assert_eq!((config.iterations, config.exploration, config.rollout, reuse), (Some(50), 0.3, Rollout::Random, true));
+        for bad in ["mcts:iterations=x", "mcts:foo=1", "greedy:x=1", "mcts:iterations", "mcts:iterations=0", "mcts:time=-1", "nobody", "mcts:epsilon=2"] {
+            assert!(AgentSpec::parse(bad, false).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn results_do_not_depend_on_threads_or_shards() {
+        let agents = specs(&["mcts:iterations=30,rollout=random,reuse=true", "greedy"]);
+        let (d, stop) = (AtomicUsize::new(0), AtomicBool::new(false));
+        let a = run(&agents, 6, 10, 1, Rules::default(), &d, &stop).unwrap();
+        let b = run(&agents, 6, 10, 3, Rules::default(), &d, &stop).unwrap();
+        let c1 = run(&agents, 2, 10, 2, Rules::default(), &d, &stop).unwrap();
+        let c2 = run(&agents, 4, 12, 2, Rules::default(), &d, &stop).unwrap();
+        let strip = |v: &[ArenaGame]| v.iter().map(|g| (g.seed, g.agent_of_seat, g.scores, g.winners, g.actions.clone())).collect::<Vec<_>>();
+        assert_eq!(strip(&a), strip(&b));
+        assert_eq!(strip(&a), strip(&[c1, c2].concat()));
+        assert_eq!(d.load(Ordering::Relaxed), 18);
+        // Seats rotate with the game seed.
+        assert_ne!(a[0].agent_of_seat[0], a[1].agent_of_seat[0]);
+    }
+
+    #[test]
+    fn solo_arena_and_replay() {
+        let agents = specs(&["mcts:iterations=20"]);
+        let (d, stop) = (AtomicUsize::new(0), AtomicBool::new(false));
+        let games = run(&agents, 2, 3, 2, Rules::default(), &d, &stop).unwrap();
+        for g in &games {
+            let mut game = crate::Game::new(1, g.seed, None, Rules::default(), None).unwrap();
+            for &a in &g.actions {
+                game.apply(a).unwrap();
+            }
+            assert!(game.state().is_over());
+            assert_eq!(game.state().score(0), g.scores[0]);
+        }
+    }
+}

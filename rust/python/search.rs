@@ -1,0 +1,240 @@
+//! Bindings for the search, the arena and the returns: conversion only. Long
+//! work runs with the GIL released.
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::Duration;
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+
+use super::{action_obj, setup_err, PyAction, PyGame, PyRules};
+use crate::action::Action as CoreAction;
+use crate::arena::{run as run_arena, AgentSpec};
+use crate::search::dragon_castle::default_exploration;
+use crate::search::{self, Config, Reward, Rollout, Tree};
+use crate::state::Rules as CoreRules;
+
+/// The Rust side of ``dragoncastle.agents.MCTSAgent``: a search configuration
+/// and, with ``reuse_tree``, the tree kept from the last search.
+#[pyclass(module = "dragoncastle._core", name = "MCTS")]
+pub struct PyMcts {
+    cfg: Config,
+    /// The exploration constant given by the user; None picks the default for
+    /// the game searched (solo or not) and the reward.
+    exploration: Option<f64>,
+    reuse: bool,
+    /// The last tree and the history (player actions) of the position it was rooted at.
+    tree: Option<(Tree<CoreAction>, Vec<CoreAction>)>,
+}
+
+#[pymethods]
+impl PyMcts {
+    #[new]
+    #[pyo3(signature = (iterations = None, time_limit = None, threads = 1, *, exploration = None, reward = "win", rollout = "greedy", epsilon = 0.0, rollout_depth = None, reuse_tree = false, determinize = true, max_nodes = 4_000_000))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        iterations: Option<u64>,
+        time_limit: Option<f64>,
+        threads: usize,
+        exploration: Option<f64>,
+        reward: &str,
+        rollout: &str,
+        epsilon: f64,
+        rollout_depth: Option<u32>,
+        reuse_tree: bool,
+        determinize: bool,
+        max_nodes: usize,
+    ) -> PyResult<Self> {
+        let reward = match reward {
+            "win" => Reward::Win,
+            "margin" => Reward::Margin,
+            _ => return Err(PyValueError::new_err(format!("reward must be 'win' or 'margin'; got {reward:?}"))),
+        };
+        let rollout = match rollout {
+            "random" => Rollout::Random,
+            "greedy" => Rollout::Greedy { epsilon: epsilon as f32 },
+            _ => return Err(PyValueError::new_err(format!("rollout must be 'random' or 'greedy'; got {rollout:?}"))),
+        };
+        let iterations = if iterations.is_none() && time_limit.is_none() { Some(1000) } else { iterations };
+        let cfg = Config {
+            iterations,
+            time_limit,
+            threads,
+            seed: 0,
+            exploration: exploration.unwrap_or(0.5),
+            reward,
+            rollout,
+            rollout_depth,
+            determinize,
+            max_nodes,
+        };
+        search::check(&cfg).map_err(PyValueError::new_err)?;
+        if !(0.0..=1.0).contains(&epsilon) {
+            return Err(PyValueError::new_err(format!("epsilon must be in [0, 1]; got {epsilon}")));
+        }
+        Ok(PyMcts { cfg, exploration, reuse: reuse_tree, tree: None })
+    }
+
+    /// Search ``game`` for the player to move with random seed ``seed``. Returns
+    /// ``(best, [(action, visits, value)], pv, iterations, seconds, nodes)``.
+    #[allow(clippy::type_complexity)]
+    fn search(
+        &mut self,
+        py: Python<'_>,
+        game: PyRef<'_, PyGame>,
+        seed: u64,
+    ) -> PyResult<(Option<Py<PyAction>>, Vec<(Py<PyAction>, u64, f64)>, Vec<Py<PyAction>>, u64, f64, usize)> {
+        let state = *game.g.state();
+        if state.is_over() {
+            return Err(PyValueError::new_err("the game is over: there is nothing to search"));
+        }
+        let mut cfg = self.cfg;
+        cfg.seed = seed;
+        cfg.exploration = self.exploration.unwrap_or_else(|| default_exploration(state.is_solo(), cfg.reward));
+        let history: Vec<CoreAction> = game.g.actions_with_author().filter(|(_, d)| !d).map(|(a, _)| a).collect();
+        // Reuse the last tree when this position follows the one it was rooted at.
+        let old = match (self.reuse, self.tree.take()) {
+            (true, Some((mut t, root))) if !game.g.is_detached() && history.starts_with(&root) => t.advance(&history[root.len()..]).then_some(t),
+            _ => None,
+        };
+        let (r, tree) = py.detach(|| search::search_reusing(&state, &cfg, old));
+        if self.reuse {
+            self.tree = tree.map(|t| (t, history));
+        }
+        Ok((
+            r.best.map(|a| action_obj(py, a)),
+            r.root.iter().map(|m| (action_obj(py, m.mv), m.visits, m.value)).collect(),
+            r.pv.iter().map(|&a| action_obj(py, a)).collect(),
+            r.iterations,
+            r.seconds,
+            r.nodes,
+        ))
+    }
+
+    /// Forget the tree kept for reuse.
+    fn reset(&mut self) {
+        self.tree = None;
+    }
+}
+
+/// The parameters of an agent spec such as ``"mcts:iterations=2000,c=0.3"``,
+/// checked by the same parser the arena uses: ``(name, {parameter: value})``.
+#[pyfunction]
+#[pyo3(signature = (text, solo = false))]
+pub fn agent_spec<'py>(py: Python<'py>, text: &str, solo: bool) -> PyResult<(String, Bound<'py, PyDict>)> {
+    let spec = AgentSpec::parse(text, solo).map_err(setup_err)?;
+    let d = PyDict::new(py);
+    let name = match spec {
+        AgentSpec::Random => "random",
+        AgentSpec::Greedy => "greedy",
+        AgentSpec::Dragon => "dragon",
+        AgentSpec::Mcts { config: c, reuse } => {
+            d.set_item("iterations", c.iterations)?;
+            d.set_item("time_limit", c.time_limit)?;
+            d.set_item("threads", c.threads)?;
+            d.set_item("exploration", c.exploration)?;
+            d.set_item("reward", if c.reward == Reward::Win { "win" } else { "margin" })?;
+            let (rollout, epsilon) = match c.rollout {
+                Rollout::Random => ("random", 0.0),
+                Rollout::Greedy { epsilon } => ("greedy", epsilon as f64),
+            };
+            d.set_item("rollout", rollout)?;
+            d.set_item("epsilon", epsilon)?;
+            d.set_item("rollout_depth", c.rollout_depth)?;
+            d.set_item("reuse_tree", reuse)?;
+            d.set_item("max_nodes", c.max_nodes)?;
+            "mcts"
+        }
+    };
+    Ok((name.into(), d))
+}
+
+/// Play ``n_games`` games between built-in agents (specs) in Rust threads with
+/// the GIL released; see ``dragoncastle.arena``. ``progress(done)`` is called
+/// about ten times a second; Ctrl-C stops the run and raises KeyboardInterrupt.
+#[pyfunction]
+#[pyo3(signature = (agents, n_games, seed = 0, threads = None, rules = None, progress = None))]
+pub fn arena<'py>(
+    py: Python<'py>,
+    agents: Vec<String>,
+    n_games: usize,
+    seed: u64,
+    threads: Option<usize>,
+    rules: Option<PyRules>,
+    progress: Option<Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyList>> {
+    let solo = agents.len() == 1;
+    let specs = agents.iter().map(|a| AgentSpec::parse(a, solo)).collect::<Result<Vec<_>, _>>().map_err(setup_err)?;
+    if !(1..=4).contains(&specs.len()) {
+        return Err(PyValueError::new_err(format!("an arena needs 1 to 4 agents (one per seat); got {}", specs.len())));
+    }
+    if threads == Some(0) {
+        return Err(PyValueError::new_err("threads must be at least 1"));
+    }
+    let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
+    let rules = rules.map(CoreRules::from).unwrap_or_default();
+    let done = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let finished = AtomicBool::new(false);
+    let mut result = Ok(Vec::new());
+    let mut interrupted = None;
+    std::thread::scope(|scope| {
+        let (specs, done, stop, finished, result) = (&specs, &done, &stop, &finished, &mut result);
+        scope.spawn(move || {
+            *result = run_arena(specs, n_games, seed, threads, rules, done, stop);
+            finished.store(true, Ordering::Release);
+        });
+        // Wait with the GIL released, waking to report progress and to notice Ctrl-C.
+        loop {
+            py.detach(|| {
+                for _ in 0..20 {
+                    if finished.load(Ordering::Acquire) {
+                        return;
+                    }
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+            });
+            if let Some(cb) = &progress {
+                if let Err(e) = cb.call1((done.load(Ordering::Relaxed),)) {
+                    interrupted.get_or_insert(e);
+                    stop.store(true, Ordering::Relaxed);
+                }
+            }
+            if finished.load(Ordering::Acquire) {
+                break;
+            }
+            if let Err(e) = py.check_signals() {
+                interrupted.get_or_insert(e);
+                stop.store(true, Ordering::Relaxed);
+            }
+            if stop.load(Ordering::Relaxed) {
+                // Let the workers finish the games in hand, then leave.
+                py.detach(|| {
+                    while !finished.load(Ordering::Acquire) {
+                        std::thread::sleep(Duration::from_millis(5));
+                    }
+                });
+                break;
+            }
+        }
+    });
+    if let Some(e) = interrupted {
+        return Err(e);
+    }
+    let games = result.map_err(setup_err)?;
+    let n = specs.len();
+    let out = PyList::empty(py);
+    for g in games {
+        let d = PyDict::new(py);
+        d.set_item("seed", g.seed)?;
+        d.set_item("agent_of_seat", g.agent_of_seat[..n].iter().map(|&a| a as usize).collect::<Vec<_>>())?;
+        d.set_item("scores", g.scores[..n.max(1)].to_vec())?;
+        d.set_item("winners", (0..n).filter(|&p| g.winners & (1 << p) != 0).collect::<Vec<_>>())?;
+        d.set_item("actions", g.actions.iter().map(|a| a.id()).collect::<Vec<_>>())?;
+        d.set_item("decisions", g.decisions[..n].to_vec())?;
+        d.set_item("seconds", g.seconds[..n].to_vec())?;
+        out.append(d)?;
+    }
+    Ok(out)
+}

@@ -1,0 +1,165 @@
+//! [`State`] as a [`SearchGame`]: determinization from public information,
+//! rollout policies and utilities.
+
+use super::{Config, Reward, Rollout, SearchGame, MAX_SEATS};
+use crate::action::{Action, ActionList, NUM_ACTIONS};
+use crate::agents::{greedy_action, greedy_value};
+use crate::rng::SplitMix64;
+use crate::state::State;
+use crate::tile::Tile;
+
+/// Solo utility: final score / 100, as `Game.returns()`; 55 points is 0.55.
+pub const SOLO_SCALE: f64 = crate::state::score::SOLO_RETURN_SCALE;
+/// Margin utility: `0.5 + (own - best other) / (2 * MARGIN_SCALE)`, clipped.
+pub const MARGIN_SCALE: f64 = 40.0;
+/// Temperature of the soft win estimate used when a rollout is cut off.
+const WIN_TEMPERATURE: f64 = 3.0;
+
+/// The exploration constant that suits a reward: utilities in solo and margin
+/// games differ by hundredths between moves, so they want a small constant
+/// (`docs/search.md` has the calibration behind these numbers).
+pub fn default_exploration(solo: bool, reward: Reward) -> f64 {
+    match (solo, reward) {
+        (true, _) | (false, Reward::Margin) => 0.1,
+        (false, Reward::Win) => 0.5,
+    }
+}
+
+impl SearchGame for State {
+    type Move = Action;
+    type Moves = ActionList;
+    const NUM_MOVES: usize = NUM_ACTIONS;
+
+    #[inline]
+    fn move_index(m: Action) -> usize {
+        m.id() as usize
+    }
+    #[inline]
+    fn seat_to_move(&self) -> usize {
+        self.current_player()
+    }
+    fn seats(&self) -> usize {
+        self.seats()
+    }
+    #[inline]
+    fn is_over(&self) -> bool {
+        State::is_over(self)
+    }
+    #[inline]
+    fn legal_moves(&self, out: &mut ActionList) {
+        self.legal_actions_into(out);
+    }
+    #[inline]
+    fn play(&mut self, m: Action) {
+        self.apply_unchecked(m);
+    }
+
+    /// The covered tiles are a public multiset; only their order is hidden. Lay
+    /// them out in code order, then shuffle, so that the result depends on the
+    /// seed and the public information only, never on the true order.
+    fn determinize(&self, rng: &mut SplitMix64) -> State {
+        let mut s = *self;
+        let mut slots = [0u8; Tile::TOTAL];
+        let mut count = [0u8; Tile::SYMBOLS];
+        let mut n = 0;
+        for i in self.castle.hidden_slots() {
+            slots[n] = i as u8;
+            count[self.castle.slot(i).index() as usize] += 1;
+            n += 1;
+        }
+        let mut tiles = [Tile::from_index_unchecked(0); Tile::TOTAL];
+        let mut k = 0;
+        for (t, &c) in count.iter().enumerate() {
+            for _ in 0..c {
+                tiles[k] = Tile::from_index_unchecked(t as u8);
+                k += 1;
+            }
+        }
+        for i in (1..n).rev() {
+            let j = rng.pick(i + 1);
+            tiles.swap(i, j);
+        }
+        for j in 0..n {
+            s.castle.set_slot(slots[j] as usize, tiles[j]);
+        }
+        s.castle.refresh_tops();
+        s
+    }
+
+    fn rollout(&mut self, cfg: &Config, rng: &mut SplitMix64, out: &mut [f64; MAX_SEATS]) {
+        let mut buf = ActionList::default();
+        let mut steps = 0u32;
+        while !State::is_over(self) {
+            if cfg.rollout_depth.is_some_and(|d| steps >= d) {
+                estimate(self, cfg.reward, out);
+                return;
+            }
+            let a = match cfg.rollout {
+                Rollout::Greedy { epsilon } if epsilon <= 0.0 || rng.unit() >= epsilon as f64 => greedy_action(self, rng),
+                _ => {
+                    self.legal_actions_into(&mut buf);
+                    buf.get(rng.pick(buf.len())).copied()
+                }
+            };
+            let Some(a) = a else { break };
+            self.apply_unchecked(a);
+            steps += 1;
+        }
+        utilities(self, cfg.reward, out);
+    }
+}
+
+/// Utilities of a finished game; see [`Reward`].
+pub fn utilities(s: &State, reward: Reward, out: &mut [f64; MAX_SEATS]) {
+    let mut scores = [0f64; MAX_SEATS];
+    for (p, v) in scores.iter_mut().enumerate().take(s.players()) {
+        *v = s.score(p) as f64;
+    }
+    from_scores(s, reward, &scores, Some(s.winners_mask()), out);
+}
+
+/// A static estimate for a cut-off rollout: the greedy evaluation (score plus
+/// progress towards sets) in place of final scores.
+pub fn estimate(s: &State, reward: Reward, out: &mut [f64; MAX_SEATS]) {
+    let mut values = [0f64; MAX_SEATS];
+    for (p, v) in values.iter_mut().enumerate().take(s.players()) {
+        *v = greedy_value(s, p);
+    }
+    from_scores(s, reward, &values, None, out);
+}
+
+fn from_scores(s: &State, reward: Reward, scores: &[f64; MAX_SEATS], winners: Option<u8>, out: &mut [f64; MAX_SEATS]) {
+    *out = [0.0; MAX_SEATS];
+    let n = s.players();
+    if s.is_solo() {
+        out[0] = (scores[0] / SOLO_SCALE).clamp(0.0, 1.0);
+        return;
+    }
+    match (reward, winners) {
+        (Reward::Win, Some(mask)) => {
+            let k = mask.count_ones() as f64;
+            for (p, o) in out.iter_mut().enumerate().take(n) {
+                if mask & (1 << p) != 0 {
+                    *o = 1.0 / k;
+                }
+            }
+        }
+        (Reward::Win, None) => {
+            let top = scores[..n].iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            let mut total = 0.0;
+            for p in 0..n {
+                out[p] = ((scores[p] - top) / WIN_TEMPERATURE).exp();
+                total += out[p];
+            }
+            for o in out.iter_mut().take(n) {
+                *o /= total;
+            }
+        }
+        (Reward::Margin, _) => {
+            for p in 0..n {
+                let best_other = (0..n).filter(|&q| q != p).map(|q| scores[q]).fold(f64::NEG_INFINITY, f64::max);
+                out[p] = (0.5 + (scores[p] - best_other) / (2.0 * MARGIN_SCALE)).clamp(0.0, 1.0);
+            }
+        }
+    }
+}
