@@ -10,7 +10,7 @@ use _core::state::{seeded_deal, Rules, State};
 fn main() {
     for players in [1usize, 2] {
         let s = State::new(players, &Layout::for_players(players), &seeded_deal(1), Rules::default()).unwrap();
-        for (name, rollout) in [("random", Rollout::Random), ("greedy", Rollout::Greedy { epsilon: 0.0 })] {
+        for (name, rollout) in [("random", Rollout::Random), ("greedy", Rollout::greedy(0.0)), ("tuned", Rollout::tuned(0.0))] {
             for threads in [1usize, 2] {
                 let cfg = Config { iterations: Some(20_000), threads, reward: Reward::Win, rollout, ..Config::default() };
                 let t = Instant::now();

@@ -58,7 +58,7 @@ impl AgentSpec {
                 let mut cfg = Config { iterations: None, ..Config::default() };
                 let mut exploration = None;
                 let mut epsilon = 0.0f32;
-                let mut rollout = "greedy";
+                let mut rollout = "tuned";
                 let mut reuse = false;
                 for (k, v) in pairs {
                     let num = |v: &str| v.parse::<f64>().map_err(|_| bad(format!("{k} must be a number, got {v:?}")));
@@ -79,7 +79,8 @@ impl AgentSpec {
                             rollout = match v {
                                 "random" => "random",
                                 "greedy" => "greedy",
-                                _ => return Err(bad(format!("rollout is random or greedy, got {v:?}"))),
+                                "tuned" => "tuned",
+                                _ => return Err(bad(format!("rollout is random, greedy or tuned, got {v:?}"))),
                             }
                         }
                         "epsilon" => epsilon = num(v)? as f32,
@@ -98,7 +99,11 @@ impl AgentSpec {
                 if cfg.iterations.is_none() && cfg.time_limit.is_none() {
                     cfg.iterations = Some(1000);
                 }
-                cfg.rollout = if rollout == "random" { Rollout::Random } else { Rollout::Greedy { epsilon } };
+                cfg.rollout = match rollout {
+                    "random" => Rollout::Random,
+                    "greedy" => Rollout::greedy(epsilon),
+                    _ => Rollout::tuned(epsilon),
+                };
                 cfg.exploration = exploration.unwrap_or_else(|| default_exploration(solo, cfg.reward));
                 search::check(&cfg).map_err(bad)?;
                 Ok(AgentSpec::Mcts { config: cfg, reuse })

@@ -21,12 +21,12 @@ pub struct Game {
     layout: Layout,
     deal: [Tile; Tile::TOTAL],
     state: State,
-    /// The actions applied in order (undo is a pop).
-    history: Vec<Entry>,
-    /// Made by [`Game::clone_without_history`]: the actions that led here are
-    /// gone, so the game can be played on and undone back to this point, but
-    /// not written as JSON (which is a replay from the deal).
-    detached: bool,
+    /// Every action applied, in order, with a flag for the Dragon of
+    /// Ingenuity's (solo): the record that JSON replays.
+    actions: Vec<(Action, bool)>,
+    /// Undo stack: before each player's action, the length of `actions` and
+    /// the state. [`Game::clone_without_history`] leaves it behind.
+    undo: Vec<(usize, State)>,
 }
 
 impl PartialEq for Game {
@@ -35,14 +35,6 @@ impl PartialEq for Game {
     fn eq(&self, other: &Self) -> bool {
         self.players == other.players && self.layout == other.layout && self.state == other.state
     }
-}
-
-#[derive(Clone, Debug)]
-struct Entry {
-    action: Action,
-    /// The state before a player's action; `None` for the Dragon of
-    /// Ingenuity's moves (solo), which undo removes with the action before them.
-    before: Option<State>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -73,6 +65,7 @@ struct GameJson {
     /// Free-form notes of the writer (the arena records its agents here);
     /// never written by `to_json` and ignored on load.
     #[serde(default, skip_serializing)]
+    #[allow(dead_code)] // read only to check that it is an object
     meta: Option<serde_json::Map<String, serde_json::Value>>,
 }
 
@@ -96,7 +89,7 @@ impl Game {
             None => (seeded_deal(seed), Some(seed)),
         };
         let state = State::new(players, &layout, &deal, rules)?;
-        Ok(Game { players, seed, layout, deal, state, history: Vec::new(), detached: false })
+        Ok(Game { players, seed, layout, deal, state, actions: Vec::new(), undo: Vec::new() })
     }
 
     pub fn state(&self) -> &State {
@@ -113,14 +106,15 @@ impl Game {
     }
     /// Every action in order, the Dragon of Ingenuity's included.
     pub fn actions(&self) -> impl Iterator<Item = Action> + '_ {
-        self.history.iter().map(|e| e.action)
+        self.actions.iter().map(|e| e.0)
     }
     /// `(action, by_dragon)` for every action in order.
     pub fn actions_with_author(&self) -> impl Iterator<Item = (Action, bool)> + '_ {
-        self.history.iter().map(|e| (e.action, e.before.is_none()))
+        self.actions.iter().copied()
     }
-    /// A copy without the undo history: it costs the same at any point of the
-    /// game (for search written in Python). It cannot be written as JSON.
+    /// A copy without the undo stack, so that copying costs about the same at
+    /// any point of the game (for search written in Python): it keeps the
+    /// record of actions (JSON and pickle work) but cannot undo past this point.
     pub fn clone_without_history(&self) -> Game {
         Game {
             players: self.players,
@@ -128,18 +122,31 @@ impl Game {
             layout: self.layout.clone(),
             deal: self.deal,
             state: self.state,
-            history: Vec::new(),
-            detached: self.detached || !self.history.is_empty(),
+            actions: self.actions.clone(),
+            undo: Vec::new(),
         }
     }
 
-    /// True for a copy made without its history (see [`Game::clone_without_history`]).
-    pub fn is_detached(&self) -> bool {
-        self.detached
+    /// A fingerprint of what every player saw when the game began (players,
+    /// layout, rules and the opening's top tiles), without reading a covered
+    /// tile: the search keeps a tree only for the game it was grown in.
+    pub fn opening_key(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::hash::DefaultHasher::new();
+        let castle = crate::castle::Castle::new(&self.layout, &self.deal);
+        (self.players, self.layout.to_text(), self.state.rules().dragon_set_bonus).hash(&mut h);
+        for s in castle.spaces() {
+            (s, castle.top(s).map(|t| t.index())).hash(&mut h);
+        }
+        h.finish()
     }
 
     pub fn history_len(&self) -> usize {
-        self.history.len()
+        self.actions.len()
+    }
+    /// How many actions [`Game::undo`] can still revert.
+    pub fn undo_depth(&self) -> usize {
+        self.undo.len()
     }
 
     /// Apply a player's action; in solo the Dragon's turn that follows is played
@@ -147,22 +154,21 @@ impl Game {
     pub fn apply(&mut self, a: Action) -> Result<(), Error> {
         let before = self.state;
         self.state.apply(a)?;
-        self.history.push(Entry { action: a, before: Some(before) });
+        self.undo.push((self.actions.len(), before));
+        self.actions.push((a, false));
         for &d in self.state.dragon_log() {
-            self.history.push(Entry { action: d, before: None });
+            self.actions.push((d, true));
         }
         Ok(())
     }
 
     /// Revert the last player's action (and the Dragon's turn it caused).
     pub fn undo(&mut self) -> Option<Action> {
-        loop {
-            let e = self.history.pop()?;
-            if let Some(before) = e.before {
-                self.state = before;
-                return Some(e.action);
-            }
-        }
+        let (len, before) = self.undo.pop()?;
+        let a = self.actions[len].0;
+        self.actions.truncate(len);
+        self.state = before;
+        Some(a)
     }
 
     /// A copy whose covered castle tiles are re-dealt (see [`State::determinize`]).
@@ -178,7 +184,7 @@ impl Game {
         g.state = det;
         g.deal = deal;
         g.seed = None;
-        for before in g.history.iter_mut().filter_map(|e| e.before.as_mut()) {
+        for (_, before) in g.undo.iter_mut() {
             for (i, t) in deal.iter().enumerate() {
                 before.castle.set_slot(i, *t);
             }
@@ -188,13 +194,7 @@ impl Game {
     }
 
     /// The game as JSON: its setup and every action, replayed by [`Game::from_json`].
-    /// A copy made without its history has no record of how it got here.
-    pub fn to_json(&self) -> Result<String, Error> {
-        if self.detached {
-            return Err(Error::Setup(
-                "this copy was made with clone(history=False): the actions that led here are gone, so it cannot be written as JSON".into(),
-            ));
-        }
+    pub fn to_json(&self) -> String {
         let j = GameJson {
             format: JSON_FORMAT.into(),
             version: JSON_VERSION,
@@ -211,7 +211,7 @@ impl Game {
             }),
             meta: None,
         };
-        Ok(serde_json::to_string(&j).unwrap_or_default()) // plain data: serialization cannot fail
+        serde_json::to_string(&j).unwrap_or_default() // plain data: serialization cannot fail
     }
 
     /// Load and check: the deal, the layout and every action are validated by

@@ -278,7 +278,7 @@ class MCTS:
         *,
         exploration: Optional[float] = None,
         reward: str = "win",
-        rollout: str = "greedy",
+        rollout: str = "tuned",
         epsilon: float = 0.0,
         rollout_depth: Optional[int] = None,
         reuse_tree: bool = False,

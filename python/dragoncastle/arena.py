@@ -47,6 +47,8 @@ class ArenaResult:
     agents: list[str]
     games: list[dict[str, Any]] = field(repr=False)
     seconds: float = 0.0
+    #: The rule options of the run (None: the defaults).
+    rules: Any = None
 
     @property
     def players(self) -> int:
@@ -96,12 +98,12 @@ class ArenaResult:
             lines.append(f"{name:<28} {rate:>9.3f} {f'[{lo:.3f}, {hi:.3f}]':>17} {per[i]['score'] / max(n, 1):>11.2f} {ms:>9.2f}")
         return "\n".join(lines)
 
-    def records(self, rules: Any = None) -> Iterable[str]:
+    def records(self) -> Iterable[str]:
         """One JSON line per game: the game's ``to_json()`` with a ``meta`` object
         (agents by seat, winners, decisions and seconds by seat).
         ``Game.from_json(line)`` replays it exactly."""
         for g in self.games:
-            game = _core.Game(players=self.players, seed=g["seed"], rules=rules)
+            game = _core.Game(players=self.players, seed=g["seed"], rules=self.rules)
             for a in g["actions"]:
                 game.apply(a)
             data = json.loads(game.to_json())
@@ -120,6 +122,7 @@ class ArenaResult:
         With ``check`` every game is replayed and its scores compared."""
         agents: list[str] = []
         games: list[dict[str, Any]] = []
+        rules: Any = None
         for k, line in enumerate(lines):
             if not line.strip():
                 continue
@@ -127,6 +130,11 @@ class ArenaResult:
             meta = data.get("meta") or {}
             if "agents" not in meta:
                 raise ValueError(f"record {k}: no meta.agents; not an arena record")
+            game_rules = _core.Rules(**data["rules"])
+            if rules is None:
+                rules = game_rules
+            elif game_rules != rules:
+                raise ValueError(f"record {k}: rules {data['rules']} differ from the other records'")
             if check:
                 game = _core.Game.from_json(line)
                 if game.scores() != data["summary"]["scores"] or not game.is_over:
@@ -149,7 +157,7 @@ class ArenaResult:
                 "seconds": meta["seconds"],
             })
         games.sort(key=lambda g: g["seed"])
-        return cls(agents, games)
+        return cls(agents, games, rules=rules)
 
 
 def arena(agents: Sequence[str], n_games: int, seed: int = 0, threads: int | None = None, *, rules: Any = None,
@@ -167,4 +175,4 @@ def arena(agents: Sequence[str], n_games: int, seed: int = 0, threads: int | Non
         raise ValueError(f"n_games must be a positive integer; got {n_games!r}")
     start = time.perf_counter()
     games = _core.arena(list(agents), n_games, seed, threads, rules, progress)
-    return ArenaResult(list(agents), list(games), time.perf_counter() - start)
+    return ArenaResult(list(agents), list(games), time.perf_counter() - start, rules)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, Callable
 
-__all__ = ["Operation", "OPERATIONS", "measure", "position", "stepping_cost", "report"]
+__all__ = ["Operation", "OPERATIONS", "measure", "position", "stepping_cost", "report", "mcts_rate", "search_tiers"]
 
 
 def position(engine: ModuleType, players: int, seed: int, steps: int) -> Any:
@@ -165,6 +165,37 @@ def stepping_cost(engine: ModuleType, games: int = 200) -> float:
     return (time.perf_counter() - start) / pairs
 
 
+def mcts_rate(game: Any, threads: int = 1, iterations: int = 20_000, repeats: int = 3, **tuning: Any) -> list[float]:
+    """Rust MCTS iterations per second searching ``game``, once per repeat."""
+    from .agents import MCTSAgent
+
+    rates = []
+    for k in range(repeats):
+        r = MCTSAgent(iterations=iterations, threads=threads, seed=k, **tuning).search(game)
+        rates.append(r.iterations / r.seconds)
+    return rates
+
+
+def search_tiers(players: int, seed: int, steps: int, iterations: int, python_iterations: int) -> dict[str, float]:
+    """Seconds per iteration of the same search (random rollouts, "win" reward)
+    on the same position in three tiers: the pure-Python twin over the reference
+    engine, the same twin over the Rust engine, and the Rust search."""
+    from . import _core, reference
+    from .agents import MCTSAgent
+    from .reference.agents import MCTSAgent as PythonMCTS
+
+    out = {}
+    g_ref = position(reference, players, seed, steps)
+    g_rust = position(_core, players, seed, steps)
+    r = PythonMCTS(iterations=python_iterations, seed=1).search(g_ref)
+    out["python search, python engine"] = r.seconds / r.iterations
+    r = PythonMCTS(iterations=iterations, seed=1).search(g_rust)
+    out["python search, rust engine"] = r.seconds / r.iterations
+    r2 = MCTSAgent(iterations=iterations, seed=1, rollout="random").search(g_rust)
+    out["rust search"] = r2.seconds / r2.iterations
+    return out
+
+
 def _fmt(seconds: float) -> str:
     for unit, scale in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6), ("ns", 1e-9)):
         if seconds >= scale:
@@ -210,5 +241,15 @@ def report(seconds: float = 0.3, games: int = 20_000, out: Callable[[str], Any] 
         out(f"batch playouts, 2 players, {threads} thread(s): {rates[threads]:>9.0f} games/s")
     figures["thread speed-up"] = rates[2] / rates[1]
     out(f"batch speed-up with 2 threads: {rates[2] / rates[1]:.2f}x")
-    out("MCTS iterations/s: not measured yet (the search is not implemented)")
+    mid = position(_core, 2, 1, 60)
+    for name, g in (("opening", position(_core, 2, 1, 0)), ("mid game", mid)):
+        for threads in (1, 2):
+            rate = max(mcts_rate(g, threads, iterations=max(2000, games // 2), repeats=2))
+            figures[f"mcts {name} {threads}t"] = rate
+            out(f"MCTS (greedy rollouts), 2 players, {name}, {threads} thread(s): {rate:>9.0f} iterations/s")
+    tiers = search_tiers(2, 1, 60, iterations=2000, python_iterations=40)
+    ref, mixed, rust = tiers.values()
+    figures["mcts rust/python"] = ref / rust
+    out(f"MCTS (random rollouts), mid game, per iteration: Python search on the reference {_fmt(ref).strip()}, "
+        f"on the Rust engine {_fmt(mixed).strip()}, Rust search {_fmt(rust).strip()}: {ref / rust:.0f}x")
     return figures

@@ -672,6 +672,9 @@ impl PyGame {
     fn undo(&mut self, py: Python<'_>) -> PyResult<Py<PyAction>> {
         match self.g.undo() {
             Some(a) => Ok(action_obj(py, a)),
+            None if self.g.history_len() > 0 => {
+                Err(PyIndexError::new_err("undo: this copy was made with clone(history=False) and cannot undo past that point"))
+            }
             None => Err(PyIndexError::new_err("undo: no action to undo")),
         }
     }
@@ -681,8 +684,9 @@ impl PyGame {
         PyList::new(py, self.g.actions().map(|a| action_obj(py, a)))
     }
     /// An independent copy. ``history=False`` drops the undo history, so the
-    /// copy costs the same at any point of the game (for search written in
-    /// Python); such a copy cannot undo past this point or be written as JSON.
+    /// copy costs about the same at any point of the game (for search written
+    /// in Python); such a copy cannot undo past this point (its record of
+    /// actions stays, so JSON and pickle work).
     #[pyo3(signature = (history = true))]
     fn clone(&self, history: bool) -> Self {
         if history {
@@ -698,7 +702,7 @@ impl PyGame {
         Clone::clone(self)
     }
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
-        Ok((slf.get_type().getattr("from_json")?, (slf.borrow().g.to_json().map_err(setup_err)?,)))
+        Ok((slf.get_type().getattr("from_json")?, (slf.borrow().g.to_json(),)))
     }
 
     // ---- scores
@@ -791,8 +795,8 @@ impl PyGame {
 
     // ---- serialisation and pictures
 
-    fn to_json(&self) -> PyResult<String> {
-        self.g.to_json().map_err(setup_err)
+    fn to_json(&self) -> String {
+        self.g.to_json()
     }
     #[staticmethod]
     fn from_json(s: &str) -> PyResult<Self> {

@@ -24,14 +24,15 @@ pub struct PyMcts {
     /// the game searched (solo or not) and the reward.
     exploration: Option<f64>,
     reuse: bool,
-    /// The last tree and the history (player actions) of the position it was rooted at.
-    tree: Option<(Tree<CoreAction>, Vec<CoreAction>)>,
+    /// The last tree, the game it was grown in (`Game::opening_key`) and the
+    /// player actions that led to its root.
+    tree: Option<(Tree<CoreAction>, u64, Vec<CoreAction>)>,
 }
 
 #[pymethods]
 impl PyMcts {
     #[new]
-    #[pyo3(signature = (iterations = None, time_limit = None, threads = 1, *, exploration = None, reward = "win", rollout = "greedy", epsilon = 0.0, rollout_depth = None, reuse_tree = false, determinize = true, max_nodes = 4_000_000))]
+    #[pyo3(signature = (iterations = None, time_limit = None, threads = 1, *, exploration = None, reward = "win", rollout = "tuned", epsilon = 0.0, rollout_depth = None, reuse_tree = false, determinize = true, max_nodes = 4_000_000))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         iterations: Option<u64>,
@@ -53,8 +54,9 @@ impl PyMcts {
         };
         let rollout = match rollout {
             "random" => Rollout::Random,
-            "greedy" => Rollout::Greedy { epsilon: epsilon as f32 },
-            _ => return Err(PyValueError::new_err(format!("rollout must be 'random' or 'greedy'; got {rollout:?}"))),
+            "greedy" => Rollout::greedy(epsilon as f32),
+            "tuned" => Rollout::tuned(epsilon as f32),
+            _ => return Err(PyValueError::new_err(format!("rollout must be 'random', 'greedy' or 'tuned'; got {rollout:?}"))),
         };
         let iterations = if iterations.is_none() && time_limit.is_none() { Some(1000) } else { iterations };
         let cfg = Config {
@@ -94,13 +96,14 @@ impl PyMcts {
         cfg.exploration = self.exploration.unwrap_or_else(|| default_exploration(state.is_solo(), cfg.reward));
         let history: Vec<CoreAction> = game.g.actions_with_author().filter(|(_, d)| !d).map(|(a, _)| a).collect();
         // Reuse the last tree when this position follows the one it was rooted at.
+        let key = game.g.opening_key();
         let old = match (self.reuse, self.tree.take()) {
-            (true, Some((mut t, root))) if !game.g.is_detached() && history.starts_with(&root) => t.advance(&history[root.len()..]).then_some(t),
+            (true, Some((mut t, k, root))) if k == key && history.starts_with(&root) => t.advance(&history[root.len()..]).then_some(t),
             _ => None,
         };
         let (r, tree) = py.detach(|| search::search_reusing(&state, &cfg, old));
         if self.reuse {
-            self.tree = tree.map(|t| (t, history));
+            self.tree = tree.map(|t| (t, key, history));
         }
         Ok((
             r.best.map(|a| action_obj(py, a)),
@@ -137,7 +140,9 @@ pub fn agent_spec<'py>(py: Python<'py>, text: &str, solo: bool) -> PyResult<(Str
             d.set_item("reward", if c.reward == Reward::Win { "win" } else { "margin" })?;
             let (rollout, epsilon) = match c.rollout {
                 Rollout::Random => ("random", 0.0),
-                Rollout::Greedy { epsilon } => ("greedy", epsilon as f64),
+                Rollout::Policy { epsilon, weights } => {
+                    (if weights == crate::search::policy::Weights::GREEDY { "greedy" } else { "tuned" }, epsilon as f64)
+                }
             };
             d.set_item("rollout", rollout)?;
             d.set_item("epsilon", epsilon)?;

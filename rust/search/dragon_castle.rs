@@ -3,7 +3,8 @@
 
 use super::{Config, Reward, Rollout, SearchGame, MAX_SEATS};
 use crate::action::{Action, ActionList, NUM_ACTIONS};
-use crate::agents::{greedy_action, greedy_value};
+use super::policy;
+use crate::agents::greedy_value;
 use crate::rng::SplitMix64;
 use crate::state::State;
 use crate::tile::Tile;
@@ -95,7 +96,7 @@ impl SearchGame for State {
                 return;
             }
             let a = match cfg.rollout {
-                Rollout::Greedy { epsilon } if epsilon <= 0.0 || rng.unit() >= epsilon as f64 => greedy_action(self, rng),
+                Rollout::Policy { epsilon, weights } if epsilon <= 0.0 || rng.unit() >= epsilon as f64 => policy::choose(self, rng, &weights),
                 _ => {
                     self.legal_actions_into(&mut buf);
                     buf.get(rng.pick(buf.len())).copied()

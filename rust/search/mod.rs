@@ -11,6 +11,7 @@
 //! the seat to move. `docs/search.md` describes the algorithm and its tuning.
 
 pub mod dragon_castle;
+pub mod policy;
 mod tree;
 
 use std::time::{Duration, Instant};
@@ -60,9 +61,21 @@ pub enum Reward {
 pub enum Rollout {
     /// Uniformly random legal actions.
     Random,
-    /// The greedy agent's choice (`docs/agents.md`), with probability
-    /// `epsilon` a uniformly random action instead (0 for pure greedy).
-    Greedy { epsilon: f32 },
+    /// One decision of look-ahead with a weighted position value
+    /// ([`policy::choose`]); with probability `epsilon` a uniformly random
+    /// action instead.
+    Policy { epsilon: f32, weights: policy::Weights },
+}
+
+impl Rollout {
+    /// The greedy agent's evaluation (`docs/agents.md`).
+    pub const fn greedy(epsilon: f32) -> Rollout {
+        Rollout::Policy { epsilon, weights: policy::Weights::GREEDY }
+    }
+    /// The evaluation tuned for rollouts (`docs/search.md`).
+    pub const fn tuned(epsilon: f32) -> Rollout {
+        Rollout::Policy { epsilon, weights: policy::Weights::TUNED }
+    }
 }
 
 /// Search parameters. `iterations` and `time_limit` are budgets: whichever is
@@ -96,7 +109,7 @@ impl Default for Config {
             seed: 0,
             exploration: 0.5,
             reward: Reward::Win,
-            rollout: Rollout::Greedy { epsilon: 0.0 },
+            rollout: Rollout::tuned(0.0),
             rollout_depth: None,
             determinize: true,
             max_nodes: 4_000_000,
@@ -142,7 +155,7 @@ impl Budget {
     }
     #[inline]
     fn done(&self, done: u64) -> bool {
-        done >= self.iterations || (done % 8 == 0 && self.deadline.is_some_and(|d| Instant::now() >= d))
+        done >= self.iterations || (done.is_multiple_of(8) && self.deadline.is_some_and(|d| Instant::now() >= d))
     }
 }
 
@@ -165,7 +178,7 @@ pub fn check(cfg: &Config) -> Result<(), String> {
     if !(cfg.exploration.is_finite() && cfg.exploration >= 0.0) {
         return Err(format!("exploration must be a number >= 0; got {}", cfg.exploration));
     }
-    if let Rollout::Greedy { epsilon } = cfg.rollout {
+    if let Rollout::Policy { epsilon, .. } = cfg.rollout {
         if !(0.0..=1.0).contains(&epsilon) {
             return Err(format!("epsilon must be in [0, 1]; got {epsilon}"));
         }

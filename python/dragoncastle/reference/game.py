@@ -92,9 +92,9 @@ class Game:
         self.players = players
         self.layout = layout
         self.rules = rules or Rules()
-        # Set by clone(history=False): the position undo goes back to instead
-        # of the deal, since the actions before it are gone.
-        self._base: Game | None = None
+        # Set by clone(history=False): how many of the player's actions undo
+        # may not revert (the Rust engine keeps no undo states for them).
+        self._undo_floor = 0
         self._start()
 
     @property
@@ -406,14 +406,13 @@ class Game:
         mine = [a for a, by_dragon in zip(self.history, self.history_by_dragon) if not by_dragon]
         if not mine:
             raise IndexError("undo: no action to undo")
-        if self._base is None:
-            self._start()
-        else:
-            base = self._base
-            self.__dict__.update(base.clone().__dict__)
-            self._base = base
+        if len(mine) <= self._undo_floor:
+            raise IndexError("undo: this copy was made with clone(history=False) and cannot undo past that point")
+        floor = self._undo_floor
+        self._start()
         for action in mine[:-1]:
             self.apply(action)
+        self._undo_floor = floor
         return mine[-1]
 
     # ------------------------------------------------------------ solo
@@ -468,14 +467,8 @@ class Game:
     # ------------------------------------------------------------ copies, equality, JSON
 
     def clone(self, history: bool = True) -> "Game":
-        """An independent copy; ``history=False`` drops the undo history (the
-        copy can undo back to this point only and cannot be written as JSON)."""
-        if not history and (self.history or self._base is not None):
-            base = self.clone()
-            base.history, base.history_by_dragon, base._base = [], [], None
-            other = base.clone()
-            other._base = base
-            return other
+        """An independent copy; ``history=False`` drops the undo history: the
+        copy cannot undo past this point (its record of actions stays)."""
         other = Game.__new__(Game)
         other.__dict__.update(self.__dict__)
         other.castle = self.castle.copy()
@@ -487,6 +480,8 @@ class Game:
         other.history_by_dragon = list(self.history_by_dragon)
         other.last_pick = list(self.last_pick)
         other.dragon_tiles = dict(self.dragon_tiles)
+        if not history:
+            other._undo_floor = sum(1 for by_dragon in self.history_by_dragon if not by_dragon)
         return other
 
     __copy__ = clone
@@ -512,9 +507,6 @@ class Game:
     __hash__ = None  # type: ignore[assignment]  # mutable
 
     def to_json(self) -> str:
-        if self._base is not None:
-            raise ValueError("this copy was made with clone(history=False): the actions that led here are gone, "
-                             "so it cannot be written as JSON")
         data = {
             "format": JSON_FORMAT,
             "version": JSON_VERSION,
@@ -599,23 +591,17 @@ class Game:
 
     def determinize(self, seed: int) -> "Game":
         """A copy with the covered tiles re-dealt among the covered positions
-        (docs/seeding.md). The deal (and the position undo returns to) get the
-        same tiles, so undoing in the copy never shows the true covered tiles."""
+        (docs/seeding.md). The deal gets the same tiles, and undo replays from
+        it, so undoing in the copy never shows the true covered tiles."""
         positions = self.covered_positions()
         # In code order first, so that nothing of the true order is left.
         tiles = sorted(self.castle.stacks[space][floor - 1] for space, floor in positions)
         SplitMix64(seed).shuffle(tiles)
         game = self.clone()
         game.seed, game.deal = None, list(self.deal)
-        base = game._base.clone() if game._base is not None else None
         for (space, floor), tile in zip(positions, tiles):
             game.castle.stacks[space][floor - 1] = tile
             game.deal[self._deal_index(space, floor)] = tile
-            if base is not None:  # covered now, so covered at the base position too
-                base.castle.stacks[space][floor - 1] = tile
-        if base is not None:
-            base.deal = list(game.deal)
-            game._base = base
         return game
 
     def _deal_index(self, space: tuple[int, int], floor: int) -> int:
