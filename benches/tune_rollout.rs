@@ -23,15 +23,15 @@ fn mean_score(w: &Weights, games: u64, players: usize) -> f64 {
 
 fn main() {
     let games: u64 = std::env::var("GAMES").ok().and_then(|v| v.parse().ok()).unwrap_or(400);
-    let mut w = Weights::GREEDY;
+    let mut w = if std::env::var("FROM").as_deref() == Ok("tuned") { Weights::TUNED } else { Weights::GREEDY };
     let mut best = mean_score(&w, games, 1);
     println!("greedy: {best:.3}");
-    let steps = [0.5, 0.25, 0.1];
+    let steps = [1.0, 0.5, 0.25, 0.1];
     for &step in &steps {
         let mut improved = true;
         while improved {
             improved = false;
-            for k in 0..8 {
+            for k in 0..10 {
                 for sign in [1.0, -1.0] {
                     let mut c = w;
                     let d = sign * step;
@@ -43,7 +43,9 @@ fn main() {
                         4 => c.held_match += d,
                         5 => c.held_new += d,
                         6 => c.height += d,
-                        _ => c.free += d,
+                        7 => c.free += d,
+                        8 => c.summon += d,
+                        _ => c.discard += d,
                     }
                     let m = mean_score(&c, games, 1);
                     if m > best + 0.05 {

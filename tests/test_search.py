@@ -799,8 +799,9 @@ def test_cli_arena_record_and_merge(tmp_path, capsys):
     out = capsys.readouterr().out
     assert out.startswith("6 games, 2 player(s)") and "mcts:iterations=20,rollout=random" in out
     whole = dc.arena(["mcts:iterations=20,rollout=random", "greedy"], 6, seed=0)
-    # The same win rates, intervals and mean scores as one run (ms/move is timing).
-    cut = lambda lines: [line.rsplit(None, 1)[0] for line in lines[1:]]
+    # The same win rates, intervals and mean scores as one run (time/move,
+    # a number and its unit, is timing).
+    cut = lambda lines: [line.rsplit(None, 2)[0] for line in lines[1:]]
     assert cut(out.splitlines()) == cut(whole.table().splitlines())
 
 

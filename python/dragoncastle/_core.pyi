@@ -284,6 +284,7 @@ class MCTS:
         reuse_tree: bool = False,
         determinize: bool = True,
         max_nodes: int = 4000000,
+        widening: Optional[float] = None,
     ) -> Self: ...
     def search(
         self, game: Game, seed: int

@@ -190,7 +190,8 @@ class MCTSAgent:
         return f"MCTSAgent({', '.join(parts)})"
 
 
-_TUNING = {"exploration", "reward", "rollout", "epsilon", "rollout_depth", "reuse_tree", "determinize", "max_nodes"}
+_TUNING = {"exploration", "reward", "rollout", "epsilon", "rollout_depth", "reuse_tree", "determinize", "max_nodes",
+           "widening"}
 
 
 def from_spec(spec: str, seed: int | None = None, *, solo: bool = False) -> Any:
@@ -208,6 +209,7 @@ def from_spec(spec: str, seed: int | None = None, *, solo: bool = False) -> Any:
     if name == "dragon":
         return DragonOfIngenuity()
     iterations, time_limit, threads = params.pop("iterations"), params.pop("time_limit"), params.pop("threads")
-    if params.get("rollout_depth") is None:
-        params.pop("rollout_depth")
+    for optional in ("rollout_depth", "widening"):
+        if params.get(optional) is None:
+            params.pop(optional)
     return MCTSAgent(iterations, time_limit, threads, seed, **params)

@@ -19,6 +19,14 @@ from . import _core
 __all__ = ["ArenaResult", "arena", "wilson"]
 
 
+def _per_move(seconds: float) -> str:
+    """A time per move with a unit that suits it (``"4.44 ms"``, ``"3.1 µs"``)."""
+    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6)):
+        if seconds >= scale:
+            return f"{seconds / scale:.3g} {unit}"
+    return f"{seconds / 1e-9:.3g} ns"
+
+
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     """95% Wilson score interval for a win rate.
 
@@ -81,21 +89,21 @@ class ArenaResult:
         """Win rates with 95% Wilson intervals, mean scores and time per move."""
         n = len(self.games)
         head = f"{n} games, {self.players} player(s)" + (f", {self.seconds:.1f} s" if self.seconds else "")
-        lines = [head, f"{'agent':<28} {'win rate':>9} {'95% CI':>17} {'mean score':>11} {'ms/move':>9}"]
+        lines = [head, f"{'agent':<28} {'win rate':>9} {'95% CI':>17} {'mean score':>11} {'time/move':>10}"]
         if self.players == 1:
-            lines[1] = f"{'agent':<28} {'mean score':>11} {'sd':>6} {'ms/move':>9}"
+            lines[1] = f"{'agent':<28} {'mean score':>11} {'sd':>6} {'time/move':>10}"
         per = self._per_agent()
         for i, name in enumerate(self.agents):
-            ms = 1000 * self.seconds_per_move()[i]
+            per_move = _per_move(self.seconds_per_move()[i])
             if self.players == 1:
                 scores = [g["scores"][0] for g in self.games]
                 mean = sum(scores) / max(n, 1)
                 sd = math.sqrt(sum((s - mean) ** 2 for s in scores) / (n - 1)) if n > 1 else 0.0
-                lines.append(f"{name:<28} {mean:>11.2f} {sd:>6.2f} {ms:>9.2f}")
+                lines.append(f"{name:<28} {mean:>11.2f} {sd:>6.2f} {per_move:>10}")
                 continue
             lo, hi = wilson(per[i]["wins"], n)
             rate = per[i]["wins"] / max(n, 1)
-            lines.append(f"{name:<28} {rate:>9.3f} {f'[{lo:.3f}, {hi:.3f}]':>17} {per[i]['score'] / max(n, 1):>11.2f} {ms:>9.2f}")
+            lines.append(f"{name:<28} {rate:>9.3f} {f'[{lo:.3f}, {hi:.3f}]':>17} {per[i]['score'] / max(n, 1):>11.2f} {per_move:>10}")
         return "\n".join(lines)
 
     def records(self) -> Iterable[str]:

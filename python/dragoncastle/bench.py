@@ -115,17 +115,44 @@ def _full_game(players: int) -> Callable[[ModuleType], Callable[[], Any]]:
     return make
 
 
+def _clone(when: str, history: bool) -> Callable[[ModuleType], Callable[[], Any]]:
+    def make(engine: ModuleType) -> Callable[[], Any]:
+        steps = 0 if when == "opening" else max(_game_length(2, 2) - 3, 0)
+        g = position(engine, 2, 2, steps)
+        return lambda: g.clone(history=history)
+    return make
+
+
+def _mcts(engine: ModuleType) -> Callable[[], Any]:
+    """20 iterations of the same search: Rust for the Rust engine, the
+    pure-Python twin for the reference engine (random rollouts, mid game)."""
+    g = position(engine, 2, 1, 60)
+    if engine.__name__.endswith("reference"):
+        from .reference.agents import MCTSAgent as PythonMCTS
+
+        twin = PythonMCTS(iterations=20, seed=1)
+        return lambda: twin.search(g)
+    from .agents import MCTSAgent
+
+    agent = MCTSAgent(iterations=20, seed=1, rollout="random")
+    return lambda: agent.search(g)
+
+
 OPERATIONS = [
     Operation("availability", "is_available, every castle space", _availability),
     Operation("legal", "legal actions, opening", _legal(2, "opening")),
     Operation("legal", "legal actions, mid game", _legal(2, "mid")),
     Operation("legal", "legal actions, end game", _legal(2, "end")),
     Operation("apply", "clone + apply", _apply),
+    Operation("clone", "clone, opening", _clone("opening", True)),
+    Operation("clone", "clone, end game", _clone("end", True)),
+    Operation("clone", "clone(history=False), end game", _clone("end", False)),
     Operation("consolidate", "clone + apply: crowded Consolidation", _consolidate),
     Operation("score", "final scoring (4 players)", _scoring),
     Operation("game", "random game, 2 players", _full_game(2)),
     Operation("game", "random game, 3 players", _full_game(3)),
     Operation("game", "random game, 4 players", _full_game(4)),
+    Operation("search", "MCTS, 20 iterations (mid game)", _mcts),
 ]
 
 

@@ -32,7 +32,7 @@ pub struct PyMcts {
 #[pymethods]
 impl PyMcts {
     #[new]
-    #[pyo3(signature = (iterations = None, time_limit = None, threads = 1, *, exploration = None, reward = "win", rollout = "tuned", epsilon = 0.0, rollout_depth = None, reuse_tree = false, determinize = true, max_nodes = 4_000_000))]
+    #[pyo3(signature = (iterations = None, time_limit = None, threads = 1, *, exploration = None, reward = "win", rollout = "tuned", epsilon = 0.0, rollout_depth = None, reuse_tree = false, determinize = true, max_nodes = 4_000_000, widening = None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         iterations: Option<u64>,
@@ -46,6 +46,7 @@ impl PyMcts {
         reuse_tree: bool,
         determinize: bool,
         max_nodes: usize,
+        widening: Option<f64>,
     ) -> PyResult<Self> {
         let reward = match reward {
             "win" => Reward::Win,
@@ -70,6 +71,7 @@ impl PyMcts {
             rollout_depth,
             determinize,
             max_nodes,
+            widening,
         };
         search::check(&cfg).map_err(PyValueError::new_err)?;
         if !(0.0..=1.0).contains(&epsilon) {
@@ -149,6 +151,7 @@ pub fn agent_spec<'py>(py: Python<'py>, text: &str, solo: bool) -> PyResult<(Str
             d.set_item("rollout_depth", c.rollout_depth)?;
             d.set_item("reuse_tree", reuse)?;
             d.set_item("max_nodes", c.max_nodes)?;
+            d.set_item("widening", c.widening)?;
             "mcts"
         }
     };

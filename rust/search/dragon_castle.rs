@@ -87,6 +87,10 @@ impl SearchGame for State {
         s
     }
 
+    fn prior(&self, m: Action) -> f64 {
+        policy::move_value(self, m, &policy::Weights::TUNED)
+    }
+
     fn rollout(&mut self, cfg: &Config, rng: &mut SplitMix64, out: &mut [f64; MAX_SEATS]) {
         let mut buf = ActionList::default();
         let mut steps = 0u32;

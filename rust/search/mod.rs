@@ -45,6 +45,8 @@ pub trait SearchGame: Copy + Send + Sync {
     /// Play on with the rollout policy (to the end, or for `depth` decisions and
     /// then evaluate) and write one utility in `[0, 1]` per seat.
     fn rollout(&mut self, cfg: &Config, rng: &mut SplitMix64, out: &mut [f64; MAX_SEATS]);
+    /// A heuristic value of playing `m` (higher first), for progressive widening.
+    fn prior(&self, m: Self::Move) -> f64;
 }
 
 /// How a finished (or cut-off) game is turned into one utility per seat.
@@ -98,6 +100,10 @@ pub struct Config {
     pub determinize: bool,
     /// Nodes per tree; past it the tree stops growing and iterations only roll out.
     pub max_nodes: usize,
+    /// Progressive widening: a node visited `n` times may have at most
+    /// `1 + floor(k * sqrt(n))` children legal in the current determinization,
+    /// added best [`SearchGame::prior`] first. `None` tries every legal move.
+    pub widening: Option<f64>,
 }
 
 impl Default for Config {
@@ -113,6 +119,7 @@ impl Default for Config {
             rollout_depth: None,
             determinize: true,
             max_nodes: 4_000_000,
+            widening: None,
         }
     }
 }
@@ -182,6 +189,9 @@ pub fn check(cfg: &Config) -> Result<(), String> {
         if !(0.0..=1.0).contains(&epsilon) {
             return Err(format!("epsilon must be in [0, 1]; got {epsilon}"));
         }
+    }
+    if cfg.widening.is_some_and(|k| !(k.is_finite() && k > 0.0)) {
+        return Err("widening must be a positive number".into());
     }
     if cfg.max_nodes < 2 {
         return Err("max_nodes must be at least 2".into());

@@ -25,17 +25,21 @@ pub struct Weights {
     pub height: f64,
     /// Per Realm cell where a tile may still be placed.
     pub free: f64,
+    /// Added to the value of Summoning (beyond its 2 points).
+    pub summon: f64,
+    /// Added to the value of Discarding (beyond its 1 point).
+    pub discard: f64,
 }
 
 impl Weights {
     /// The greedy agent's evaluation.
     pub const GREEDY: Weights =
-        Weights { group: [0.2, 0.7, 1.5], pool: 0.8, pool_cap: 2, held_match: 1.0, held_new: 0.6, height: 0.0, free: 0.0 };
+        Weights { group: [0.2, 0.7, 1.5], pool: 0.8, pool_cap: 2, held_match: 1.0, held_new: 0.6, height: 0.0, free: 0.0, summon: 0.0, discard: 0.0 };
     /// Tuned by coordinate search on the policy's own solo games
     /// (`cargo bench --bench tune_rollout`): 27.3 points on average against the
     /// greedy weights' 23.6 over 800 seeds.
     pub const TUNED: Weights =
-        Weights { group: [-0.3, 1.2, 1.5], pool: 1.3, pool_cap: 1, held_match: 1.5, held_new: 0.1, height: 0.0, free: 0.0 };
+        Weights { group: [-0.3, 1.2, 1.5], pool: 1.3, pool_cap: 1, held_match: 1.5, held_new: 0.1, height: 0.0, free: 0.0, summon: 0.0, discard: 0.0 };
 }
 
 /// The value of the position for `seat` under `w`.
@@ -87,6 +91,19 @@ fn held(s: &State, seat: usize, t: TileType, w: &Weights) -> f64 {
     }
 }
 
+/// The value of playing `a` (legal) for the seat to move, as [`choose`] sees it.
+pub fn move_value(s: &State, a: Action, w: &Weights) -> f64 {
+    let mut next = *s;
+    next.apply_unchecked(a);
+    let seat = s.current_player();
+    value(&next, seat, w)
+        + match a {
+            Action::Summon => w.summon,
+            Action::Discard => w.discard,
+            _ => 0.0,
+        }
+}
+
 /// The legal action with the best [`value`] one decision ahead; ties go to the `rng`.
 pub fn choose(s: &State, rng: &mut SplitMix64, w: &Weights) -> Option<Action> {
     let list = s.legal_actions();
@@ -108,11 +125,7 @@ pub fn choose(s: &State, rng: &mut SplitMix64, w: &Weights) -> Option<Action> {
                 }
                 v + held(s, seat, t.tile_type(), w)
             }
-            _ => {
-                let mut next = *s;
-                next.apply_unchecked(a);
-                value(&next, seat, w)
-            }
+            _ => move_value(s, a, w),
         };
         if v > best + 1e-9 {
             best = v;

@@ -200,6 +200,7 @@ impl<M: Copy + Eq + std::fmt::Debug> Tree<M> {
             // and keep the best UCB among those legal now.
             let mut best = NONE;
             let mut best_score = f64::NEG_INFINITY;
+            let mut legal_children = 0u32;
             let mut c = self.nodes[n as usize].first_child;
             while c != NONE {
                 let node = &mut self.nodes[c as usize];
@@ -207,6 +208,7 @@ impl<M: Copy + Eq + std::fmt::Debug> Tree<M> {
                 let i = G::move_index(m);
                 self.child_stamp[i] = stamp;
                 if self.legal_stamp[i] == stamp {
+                    legal_children += 1;
                     node.available += 1;
                     let v = node.visits.max(1) as f64;
                     let mean = node.value[node.mover as usize] / v;
@@ -219,11 +221,30 @@ impl<M: Copy + Eq + std::fmt::Debug> Tree<M> {
                 c = node.next_sibling;
             }
             let untried = moves.iter().filter(|&&m| self.child_stamp[G::move_index(m)] != stamp).count();
-            if untried > 0 && self.nodes.len() < cfg.max_nodes {
-                // Expand one untried move, chosen at random so that no move
-                // order is favoured; availability of the others was counted.
-                let pick = rng.below(untried as u64) as usize;
-                let m = moves.iter().copied().filter(|&m| self.child_stamp[G::move_index(m)] != stamp).nth(pick);
+            let room = match cfg.widening {
+                None => true,
+                Some(k) => best == NONE || (legal_children as f64) < 1.0 + (k * (self.nodes[n as usize].visits as f64).sqrt()).floor(),
+            };
+            if untried > 0 && room && self.nodes.len() < cfg.max_nodes {
+                let is_untried = |m: &G::Move| self.child_stamp[G::move_index(*m)] != stamp;
+                let m = if cfg.widening.is_some() {
+                    // Widening adds the most promising move first.
+                    let mut best_m = None;
+                    let mut best_v = f64::NEG_INFINITY;
+                    for &m in moves.iter().filter(|m| is_untried(m)) {
+                        let v = g.prior(m);
+                        if v > best_v {
+                            best_v = v;
+                            best_m = Some(m);
+                        }
+                    }
+                    best_m
+                } else {
+                    // Otherwise one at random, so that no move order is
+                    // favoured; availability of the others was counted.
+                    let pick = rng.below(untried as u64) as usize;
+                    moves.iter().copied().filter(is_untried).nth(pick)
+                };
                 let Some(m) = m else { return n };
                 let mover = g.seat_to_move() as u8;
                 g.play(m);
