@@ -136,8 +136,10 @@ fn decision_seed(game_seed: u64, seat: usize, decision: u32) -> u64 {
     SplitMix64::stream(game_seed ^ ((seat as u64) << 56) ^ ((decision as u64) << 32), AGENT_STREAM).next_u64()
 }
 
-/// Play one game: `agents.len()` players (1 is solo against the Dragon of Ingenuity).
-pub fn play_game(agents: &[AgentSpec], layout: &Layout, rules: Rules, game_seed: u64) -> ArenaGame {
+/// Play one game: `agents.len()` players (1 is solo against the Dragon of
+/// Ingenuity). When `stop` becomes true the game is abandoned (and returned
+/// unfinished).
+pub fn play_game(agents: &[AgentSpec], layout: &Layout, rules: Rules, game_seed: u64, stop: &AtomicBool) -> ArenaGame {
     let n = agents.len();
     let Ok(mut s) = State::new(n, layout, &seeded_deal(game_seed), rules) else { return ArenaGame::default() };
     let mut out = ArenaGame { seed: game_seed, ..ArenaGame::default() };
@@ -146,7 +148,7 @@ pub fn play_game(agents: &[AgentSpec], layout: &Layout, rules: Rules, game_seed:
     }
     let mut buf = ActionList::default();
     let mut trees: [Option<(Tree<Action>, usize)>; MAX_PLAYERS] = Default::default();
-    while !s.is_over() {
+    while !s.is_over() && !stop.load(Ordering::Relaxed) {
         let seat = s.current_player();
         let agent = agents[out.agent_of_seat[seat] as usize];
         let mut rng = SplitMix64::new(decision_seed(game_seed, seat, out.decisions[seat]));
@@ -159,7 +161,7 @@ pub fn play_game(agents: &[AgentSpec], layout: &Layout, rules: Rules, game_seed:
                 let cfg = Config { seed: rng.next_u64(), ..config };
                 // Tree reuse: re-root the seat's last tree along the moves played since.
                 let old = trees[seat].take().and_then(|(mut t, from)| t.advance(&out.actions[from..]).then_some(t));
-                let (r, tree) = search::search_reusing(&s, &cfg, if reuse { old } else { None });
+                let (r, tree) = search::search_until(&s, &cfg, if reuse { old } else { None }, Some(stop));
                 if reuse {
                     trees[seat] = tree.map(|t| (t, out.actions.len()));
                 }
@@ -210,7 +212,10 @@ pub fn run(
                 if k >= games {
                     return;
                 }
-                let g = play_game(agents, &layout, rules, seed.wrapping_add(k as u64));
+                let g = play_game(agents, &layout, rules, seed.wrapping_add(k as u64), stop);
+                if stop.load(Ordering::Relaxed) {
+                    return; // the game may be unfinished: leave it out
+                }
                 if let Ok(mut r) = slots.lock() {
                     r[k] = Some(g);
                 }

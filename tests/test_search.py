@@ -828,3 +828,26 @@ def test_cli_rejects_bad_arguments(argv, capsys):
         main(argv)
     assert e.value.code == 2
     assert "error" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- Ctrl-C
+
+@pytest.mark.parametrize("what", ["search", "arena"])
+def test_ctrl_c_stops_long_rust_calls(what):
+    """Long Rust calls answer Ctrl-C within a fraction of a second and raise
+    KeyboardInterrupt (the search and the arena watch a stop flag)."""
+    import _thread
+    import threading
+
+    timer = threading.Timer(0.3, _thread.interrupt_main)
+    start = time.perf_counter()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            if what == "search":
+                MCTSAgent(time_limit=30, seed=1).search(dc.Game(players=2, seed=1))
+            else:
+                dc.arena(["mcts:iterations=100000", "greedy"], 50, seed=0, threads=2)
+    finally:
+        timer.cancel()
+    assert time.perf_counter() - start < 1.5

@@ -103,7 +103,8 @@ impl PyMcts {
             (true, Some((mut t, k, root))) if k == key && history.starts_with(&root) => t.advance(&history[root.len()..]).then_some(t),
             _ => None,
         };
-        let (r, tree) = py.detach(|| search::search_reusing(&state, &cfg, old));
+        let stop = AtomicBool::new(false);
+        let (r, tree) = interruptible(py, &stop, || search::search_until(&state, &cfg, old, Some(&stop)), |_| Ok(()))?;
         if self.reuse {
             self.tree = tree.map(|t| (t, key, history));
         }
@@ -184,52 +185,15 @@ pub fn arena<'py>(
     let rules = rules.map(CoreRules::from).unwrap_or_default();
     let done = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
-    let finished = AtomicBool::new(false);
-    let mut result = Ok(Vec::new());
-    let mut interrupted = None;
-    std::thread::scope(|scope| {
-        let (specs, done, stop, finished, result) = (&specs, &done, &stop, &finished, &mut result);
-        scope.spawn(move || {
-            *result = run_arena(specs, n_games, seed, threads, rules, done, stop);
-            finished.store(true, Ordering::Release);
-        });
-        // Wait with the GIL released, waking to report progress and to notice Ctrl-C.
-        loop {
-            py.detach(|| {
-                for _ in 0..20 {
-                    if finished.load(Ordering::Acquire) {
-                        return;
-                    }
-                    std::thread::sleep(Duration::from_millis(5));
-                }
-            });
-            if let Some(cb) = &progress {
-                if let Err(e) = cb.call1((done.load(Ordering::Relaxed),)) {
-                    interrupted.get_or_insert(e);
-                    stop.store(true, Ordering::Relaxed);
-                }
-            }
-            if finished.load(Ordering::Acquire) {
-                break;
-            }
-            if let Err(e) = py.check_signals() {
-                interrupted.get_or_insert(e);
-                stop.store(true, Ordering::Relaxed);
-            }
-            if stop.load(Ordering::Relaxed) {
-                // Let the workers finish the games in hand, then leave.
-                py.detach(|| {
-                    while !finished.load(Ordering::Acquire) {
-                        std::thread::sleep(Duration::from_millis(5));
-                    }
-                });
-                break;
-            }
-        }
-    });
-    if let Some(e) = interrupted {
-        return Err(e);
-    }
+    let result = interruptible(
+        py,
+        &stop,
+        || run_arena(&specs, n_games, seed, threads, rules, &done, &stop),
+        |_| match &progress {
+            Some(cb) => cb.call1((done.load(Ordering::Relaxed),)).map(|_| ()),
+            None => Ok(()),
+        },
+    )?;
     let games = result.map_err(setup_err)?;
     let n = specs.len();
     let out = PyList::empty(py);
@@ -245,4 +209,55 @@ pub fn arena<'py>(
         out.append(d)?;
     }
     Ok(out)
+}
+
+/// Run `work` on a scoped thread while this thread, with the GIL released,
+/// wakes every 100 ms to call `tick` and to check for Ctrl-C. An error from
+/// either sets `stop` (which `work` must watch), waits for `work` to return and
+/// is raised; so long Rust calls answer Ctrl-C within a fraction of a second.
+fn interruptible<'py, T: Send>(
+    py: Python<'py>,
+    stop: &AtomicBool,
+    work: impl FnOnce() -> T + Send,
+    mut tick: impl FnMut(Python<'py>) -> PyResult<()>,
+) -> PyResult<T> {
+    let finished = AtomicBool::new(false);
+    let mut out = None;
+    let mut error = None;
+    let caller = std::thread::current();
+    std::thread::scope(|scope| {
+        let (finished, out) = (&finished, &mut out);
+        scope.spawn(move || {
+            *out = Some(work());
+            finished.store(true, Ordering::Release);
+            caller.unpark(); // wake the caller at once, not at its next tick
+        });
+        let wait = || {
+            py.detach(|| {
+                let until = std::time::Instant::now() + Duration::from_millis(100);
+                while !finished.load(Ordering::Acquire) {
+                    let now = std::time::Instant::now();
+                    if now >= until {
+                        return;
+                    }
+                    std::thread::park_timeout(until - now);
+                }
+            })
+        };
+        loop {
+            wait();
+            if let Err(e) = tick(py).and_then(|_| py.check_signals()) {
+                error.get_or_insert(e);
+                stop.store(true, Ordering::Relaxed);
+            }
+            if finished.load(Ordering::Acquire) {
+                break;
+            }
+        }
+    });
+    match (error, out) {
+        (Some(e), _) => Err(e),
+        (None, Some(v)) => Ok(v),
+        (None, None) => Err(PyValueError::new_err("the search thread ended without a result")),
+    }
 }

@@ -14,6 +14,7 @@ pub mod dragon_castle;
 pub mod policy;
 mod tree;
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::rng::SplitMix64;
@@ -148,21 +149,26 @@ pub struct SearchResult<M> {
 }
 
 /// A thread-local budget check that reads the clock only every few iterations.
-struct Budget {
+struct Budget<'a> {
     iterations: u64,
     deadline: Option<Instant>,
+    /// Set from outside (Ctrl-C) to end the search early.
+    stop: Option<&'a AtomicBool>,
 }
 
-impl Budget {
-    fn new(cfg: &Config, share: u64, start: Instant) -> Budget {
+impl<'a> Budget<'a> {
+    fn new(cfg: &Config, share: u64, start: Instant, stop: Option<&'a AtomicBool>) -> Budget<'a> {
         Budget {
             iterations: share,
             deadline: cfg.time_limit.map(|t| start + Duration::from_secs_f64(t.max(0.0))),
+            stop,
         }
     }
     #[inline]
     fn done(&self, done: u64) -> bool {
-        done >= self.iterations || (done.is_multiple_of(8) && self.deadline.is_some_and(|d| Instant::now() >= d))
+        done >= self.iterations
+            || (done.is_multiple_of(8)
+                && (self.deadline.is_some_and(|d| Instant::now() >= d) || self.stop.is_some_and(|s| s.load(Ordering::Relaxed))))
     }
 }
 
@@ -210,6 +216,17 @@ pub fn search<G: SearchGame>(root: &G, cfg: &Config) -> SearchResult<G::Move> {
 /// [`Tree::advance`]) when given and `threads == 1`; returns the first tree, for
 /// the next move.
 pub fn search_reusing<G: SearchGame>(root: &G, cfg: &Config, reuse: Option<Tree<G::Move>>) -> (SearchResult<G::Move>, Option<Tree<G::Move>>) {
+    search_until(root, cfg, reuse, None)
+}
+
+/// [`search_reusing`] that also ends, early, when `stop` becomes true (checked
+/// every 8 iterations): the result then reflects the iterations done.
+pub fn search_until<G: SearchGame>(
+    root: &G,
+    cfg: &Config,
+    reuse: Option<Tree<G::Move>>,
+    stop: Option<&AtomicBool>,
+) -> (SearchResult<G::Move>, Option<Tree<G::Move>>) {
     let start = Instant::now();
     let mut moves = G::Moves::default();
     root.legal_moves(&mut moves);
@@ -227,7 +244,7 @@ pub fn search_reusing<G: SearchGame>(root: &G, cfg: &Config, reuse: Option<Tree<
     if threads == 1 {
         let mut t = reuse.filter(|t| t.observer() == observer).unwrap_or_else(|| Tree::new(observer));
         let mut rng = SplitMix64::stream(cfg.seed, SEARCH_STREAM);
-        done[0] = t.run(root, cfg, &mut rng, &Budget::new(cfg, total, start));
+        done[0] = t.run(root, cfg, &mut rng, &Budget::new(cfg, total, start, stop));
         trees.push(t);
     } else {
         std::thread::scope(|scope| {
@@ -238,7 +255,7 @@ pub fn search_reusing<G: SearchGame>(root: &G, cfg: &Config, reuse: Option<Tree<
                     scope.spawn(move || {
                         let mut t = Tree::new(observer);
                         let mut rng = SplitMix64::stream(cfg.seed, SEARCH_STREAM + k as u64);
-                        let n = if share == 0 { 0 } else { t.run(root, cfg, &mut rng, &Budget::new(cfg, share, start)) };
+                        let n = if share == 0 { 0 } else { t.run(root, cfg, &mut rng, &Budget::new(cfg, share, start, stop)) };
                         (t, n)
                     })
                 })
@@ -353,7 +370,7 @@ mod tests {
         let mut t: Tree<Action> = Tree::new(0);
         let cfg = Config { iterations: Some(2000), rollout: Rollout::Random, ..Config::default() };
         let mut rng = SplitMix64::new(1);
-        t.run(&s, &cfg, &mut rng, &Budget::new(&cfg, 2000, std::time::Instant::now()));
+        t.run(&s, &cfg, &mut rng, &Budget::new(&cfg, 2000, std::time::Instant::now(), None));
         let pv = t.principal_variation(None);
         let visits_before = t.root_child(pv[0], 0).unwrap().0;
         let len = t.len();
