@@ -144,7 +144,7 @@ pub fn agent_spec<'py>(py: Python<'py>, text: &str, solo: bool) -> PyResult<(Str
             let (rollout, epsilon) = match c.rollout {
                 Rollout::Random => ("random", 0.0),
                 Rollout::Policy { epsilon, weights } => {
-                    (if weights == crate::search::policy::Weights::GREEDY { "greedy" } else { "tuned" }, epsilon as f64)
+                    (if weights == crate::agents::Weights::GREEDY { "greedy" } else { "tuned" }, epsilon as f64)
                 }
             };
             d.set_item("rollout", rollout)?;

@@ -3,7 +3,7 @@
 
 use super::{Config, Reward, Rollout, SearchGame, MAX_SEATS};
 use crate::action::{Action, ActionList, NUM_ACTIONS};
-use super::policy;
+use crate::agents::heuristic as policy;
 use crate::agents::greedy_value;
 use crate::rng::SplitMix64;
 use crate::state::State;

@@ -11,12 +11,12 @@
 //! the seat to move. `docs/search.md` describes the algorithm and its tuning.
 
 pub mod dragon_castle;
-pub mod policy;
 mod tree;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use crate::agents::heuristic as policy;
 use crate::rng::SplitMix64;
 pub use tree::Tree;
 

@@ -1,10 +1,11 @@
 //! Built-in policies that run inside Rust (playouts, the demo, benchmarks).
 
+pub mod heuristic;
+
 use crate::action::{Action, ActionList};
-use crate::realm::flood;
 use crate::rng::SplitMix64;
-use crate::state::{Phase, State};
-use crate::tile::TileType;
+use crate::state::State;
+pub use heuristic::Weights;
 
 /// A uniformly random legal action; `None` when the game is over.
 #[inline]
@@ -31,85 +32,13 @@ pub fn random_playout(s: &mut State, rng: &mut SplitMix64) -> u32 {
 /// The greedy heuristic's value of a position for `seat` (`docs/agents.md`):
 /// score, plus progress towards sets, plus Shrines in the pool, plus tiles in hand.
 pub fn greedy_value(s: &State, seat: usize) -> f64 {
-    let mut v = value_without_held(s, seat);
-    if s.current_player() == seat {
-        for t in s.held() {
-            v += held_bonus(s, seat, t.tile_type());
-        }
-    }
-    v
-}
-
-fn value_without_held(s: &State, seat: usize) -> f64 {
-    let p = s.player(seat);
-    let mut v = s.score(seat) as f64;
-    for t in TileType::ALL {
-        let mut left = p.realm.of_type(t);
-        while left != 0 {
-            let g = flood(left & left.wrapping_neg(), left);
-            left &= !g;
-            v += match g.count_ones() {
-                1 => 0.2,
-                2 => 0.7,
-                _ => 1.5,
-            };
-        }
-    }
-    v + 0.8 * f64::from(p.shrine_pool.min(2))
-}
-
-#[inline]
-fn held_bonus(s: &State, seat: usize, t: TileType) -> f64 {
-    if s.player(seat).realm.of_type(t) != 0 {
-        1.0
-    } else {
-        0.6
-    }
+    heuristic::value(s, seat, &Weights::GREEDY)
 }
 
 /// The legal action with the best [`greedy_value`] one decision ahead; ties go to
 /// the `rng`.
 pub fn greedy_action(s: &State, rng: &mut SplitMix64) -> Option<Action> {
-    let list = s.legal_actions();
-    let seat = s.current_player();
-    // A castle pick changes nothing the value reads but the tiles in hand, so
-    // picks are valued without playing them (the same sums in the same order as
-    // `greedy_value`, hence the same choices): the rollouts of the search spend
-    // most of their time here.
-    let picking = matches!(s.phase(), Phase::Action | Phase::Complete);
-    let base = if picking { value_without_held(s, seat) } else { 0.0 };
-    let mut best = f64::NEG_INFINITY;
-    let mut chosen = None;
-    let mut ties = 0u64;
-    for &a in list.iter() {
-        let v = match a {
-            Action::Take(space) if picking => {
-                let Some(t) = s.castle().top(space as usize) else { continue };
-                let mut v = base;
-                for h in s.held() {
-                    v += held_bonus(s, seat, h.tile_type());
-                }
-                v + held_bonus(s, seat, t.tile_type())
-            }
-            _ => {
-                let mut next = *s;
-                next.apply_unchecked(a);
-                greedy_value(&next, seat)
-            }
-        };
-        if v > best + 1e-9 {
-            best = v;
-            chosen = Some(a);
-            ties = 1;
-        } else if (v - best).abs() <= 1e-9 {
-            // Reservoir sampling keeps a uniform choice among equal values.
-            ties += 1;
-            if rng.below(ties) == 0 {
-                chosen = Some(a);
-            }
-        }
-    }
-    chosen
+    heuristic::choose(s, rng, &Weights::GREEDY)
 }
 
 #[cfg(test)]

@@ -1,7 +1,6 @@
-//! The heuristic rollout policy: one decision of look-ahead with a weighted
-//! position value. With [`Weights::GREEDY`] it is exactly the greedy agent's
-//! evaluation (`docs/agents.md`); the search's default weights add what the
-//! greedy agent does not see (tuned on solo games, `docs/search.md`).
+//! One decision of look-ahead with a weighted position value: the greedy agent
+//! ([`Weights::GREEDY`], `docs/agents.md`) and the search's rollout policy
+//! ([`Weights::TUNED`], tuned on solo games, `docs/search.md`).
 
 use crate::action::Action;
 use crate::realm::flood;
@@ -133,7 +132,8 @@ pub fn choose(s: &State, rng: &mut SplitMix64, w: &Weights) -> Option<Action> {
             ties = 1;
         } else if (v - best).abs() <= 1e-9 {
             ties += 1;
-            if rng.pick(ties) == 0 {
+            // Reservoir sampling keeps a uniform choice among equal values.
+            if rng.below(ties as u64) == 0 {
                 chosen = Some(a);
             }
         }
