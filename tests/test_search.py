@@ -851,3 +851,37 @@ def test_ctrl_c_stops_long_rust_calls(what):
     finally:
         timer.cancel()
     assert time.perf_counter() - start < 1.5
+
+
+# ---------------------------------------------------------------- the twin's rollout policies
+
+def test_twin_heuristic_matches_the_rust_greedy_agent():
+    """The twin's weighted value (GREEDY weights) ranks actions as the Rust
+    greedy agent does: Rust's choice is always among the twin's best actions."""
+    from dragoncastle.reference.agents import GREEDY, move_value
+
+    checked = 0
+    for players in (1, 2, 3):
+        g = dc.Game(players=players, seed=4)
+        rng = random.Random(4)
+        while not g.is_over and checked < 400:
+            values = {a: move_value(g, a, GREEDY) for a in g.legal_actions()}
+            best = max(values.values())
+            best_set = {a for a, v in values.items() if abs(v - best) <= 1e-9}
+            for k in range(3):
+                assert dc._core.greedy_action(g, k) in best_set, (g.to_json(), k)
+            checked += 1
+            g.apply(rng.choice(g.legal_actions()))
+    assert checked > 200
+
+
+@pytest.mark.parametrize("rollout", ["greedy", "tuned"])
+def test_twin_runs_heuristic_rollouts_and_widening(rollout):
+    """The twin offers the Rust agent's rollout policies and progressive
+    widening, over either engine."""
+    for engine in (dc, dc.reference):
+        g = play_random(engine.Game(players=2, seed=5), 5, 30)
+        r = PyMCTSAgent(iterations=12, seed=2, rollout=rollout, widening=1).search(g)
+        assert r.action in g.legal_actions() and r.iterations == 12
+        # Widening keeps the root narrow: at most 1 + floor(sqrt(12)) children.
+        assert len(r.visits) <= 4

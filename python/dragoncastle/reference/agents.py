@@ -20,10 +20,120 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
-__all__ = ["MCTSAgent", "SearchResult"]
+__all__ = ["MCTSAgent", "SearchResult", "Weights", "GREEDY", "TUNED", "position_value", "heuristic_action"]
 
 SOLO_SCALE = 100.0  # solo utility: the final score / 100
 MARGIN_SCALE = 40.0  # margin utility: 0.5 + (own - best other) / 80, clipped to [0, 1]
+
+
+@dataclass(frozen=True)
+class Weights:
+    """The weighted position value of the rollout policies (``docs/search.md``):
+    score + per face-up group of one type ``group[size]`` (sizes 1, 2, 3+)
+    + ``pool`` per Shrine in the pool up to ``pool_cap`` + per tile in hand
+    ``held_match`` (the Realm shows its type) or ``held_new`` + ``height`` per
+    floor under face-up tiles (up to 2 each) + ``free`` per cell a tile may go
+    on; ``summon`` and ``discard`` are added to those actions."""
+
+    group: tuple[float, float, float]
+    pool: float
+    pool_cap: int
+    held_match: float
+    held_new: float
+    height: float = 0.0
+    free: float = 0.0
+    summon: float = 0.0
+    discard: float = 0.0
+
+
+GREEDY = Weights((0.2, 0.7, 1.5), 0.8, 2, 1.0, 0.6)  # the greedy agent (docs/agents.md)
+TUNED = Weights((-0.3, 1.2, 1.5), 1.3, 1, 1.5, 0.1)  # tuned for rollouts
+
+
+def _groups(cells: set[tuple[int, int]]) -> list[int]:
+    """Sizes of the orthogonally connected groups of ``cells``."""
+    sizes, left = [], set(cells)
+    while left:
+        stack, size = [left.pop()], 0
+        while stack:
+            r, c = stack.pop()
+            size += 1
+            for n in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+                if n in left:
+                    left.remove(n)
+                    stack.append(n)
+        sizes.append(size)
+    return sizes
+
+
+def _face_up_by_type(game: Any, seat: int) -> dict[Any, set[tuple[int, int]]]:
+    realm = game.realm(seat)
+    by_type: dict[Any, set[tuple[int, int]]] = {}
+    for cell in ((r, c) for r in range(4) for c in range(4)):
+        top = realm.top(cell)
+        if top is not None and top[1]:
+            by_type.setdefault(top[0].type, set()).add(cell)
+    return by_type
+
+
+def _base_value(game: Any, seat: int, w: Weights) -> float:
+    """The value without the tiles in hand."""
+    by_type = _face_up_by_type(game, seat)
+    v = float(game.scores()[seat])
+    for cells in by_type.values():
+        for size in _groups(cells):
+            v += w.group[min(size, 3) - 1]
+    v += w.pool * min(game.shrine_pool(seat), w.pool_cap)
+    realm = game.realm(seat)
+    if w.height:
+        v += w.height * sum(min(realm.height(cell) - 1, 2) for cells in by_type.values() for cell in cells)
+    if w.free:
+        v += w.free * sum(1 for r in range(4) for c in range(4)
+                          if (top := realm.top((r, c))) is None or (not top[1] and not realm.has_shrine((r, c))))
+    return v
+
+
+def _held(game: Any, seat: int, tile: Any, w: Weights) -> float:
+    return w.held_match if tile.type in _face_up_by_type(game, seat) else w.held_new
+
+
+def position_value(game: Any, seat: int, w: Weights) -> float:
+    """The weighted value of the position for ``seat``."""
+    v = _base_value(game, seat, w)
+    if game.current_player == seat:
+        for tile in game.held_tiles:
+            v += _held(game, seat, tile, w)
+    return v
+
+
+def move_value(game: Any, action: Any, w: Weights) -> float:
+    """The value of playing ``action`` for the player to move."""
+    after = game.clone(history=False)
+    after.apply(action)
+    bonus = {"SUMMON": w.summon, "DISCARD": w.discard}.get(action.kind.name, 0.0)
+    return position_value(after, game.current_player, w) + bonus
+
+
+def heuristic_action(game: Any, rng: random.Random, w: Weights) -> Any:
+    """The legal action with the best value one decision ahead (ties at random).
+    A castle pick changes only the tiles in hand, so it is valued without playing it."""
+    seat = game.current_player
+    picking = game.phase.name in ("ACTION", "COMPLETE")
+    base = _base_value(game, seat, w) if picking else 0.0
+    best, chosen, ties = -math.inf, None, 0
+    for action in game.legal_actions():
+        if picking and action.kind.name == "TAKE":
+            top = game.castle_top(action.space)
+            v = base + sum(_held(game, seat, t, w) for t in game.held_tiles) + _held(game, seat, top, w)
+        else:
+            v = move_value(game, action, w)
+        if v > best + 1e-9:
+            best, chosen, ties = v, action, 1
+        elif abs(v - best) <= 1e-9:
+            ties += 1
+            if rng.randrange(ties) == 0:
+                chosen = action
+    return chosen
 
 
 @dataclass(frozen=True)
@@ -61,14 +171,17 @@ class Node:
 class MCTSAgent:
     """Single-observer ISMCTS with availability counts, as the Rust agent.
 
-    ``rollout`` is ``"random"`` or any function ``policy(game) -> action``;
-    ``reward`` is ``"win"`` or ``"margin"`` (solo maximises the score / 100).
+    ``rollout`` is ``"random"`` (the default here: it is the one fast enough
+    in Python), ``"greedy"``, ``"tuned"`` (the Rust agent's default) or any
+    function ``policy(game) -> action``; ``reward`` is ``"win"`` or
+    ``"margin"`` (solo maximises the score / 100); ``widening`` is progressive
+    widening as in the Rust agent (children added best ``TUNED`` value first).
     """
 
     def __init__(self, iterations: int | None = None, time_limit: float | None = None, seed: int | None = None, *,
                  exploration: float | None = None, reward: str = "win",
                  rollout: str | Callable[[Any], Any] = "random", rollout_depth: int | None = None,
-                 determinize: bool = True) -> None:
+                 determinize: bool = True, widening: float | None = None) -> None:
         if iterations is None and time_limit is None:
             iterations = 1000
         if iterations is not None and (isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1):
@@ -77,11 +190,13 @@ class MCTSAgent:
             raise ValueError("time_limit must be a positive number of seconds")
         if reward not in ("win", "margin"):
             raise ValueError(f"reward must be 'win' or 'margin'; got {reward!r}")
-        if rollout != "random" and not callable(rollout):
-            raise ValueError("rollout must be 'random' or a function game -> action")
+        if rollout not in ("random", "greedy", "tuned") and not callable(rollout):
+            raise ValueError("rollout must be 'random', 'greedy', 'tuned' or a function game -> action")
+        if widening is not None and not widening > 0:
+            raise ValueError("widening must be a positive number")
         self.iterations, self.time_limit, self.seed = iterations, time_limit, seed
         self.exploration, self.reward, self.rollout = exploration, reward, rollout
-        self.rollout_depth, self.determinize = rollout_depth, determinize
+        self.rollout_depth, self.determinize, self.widening = rollout_depth, determinize, widening
 
     def act(self, game: Any) -> Any:
         return self.search(game).action
@@ -142,8 +257,14 @@ class MCTSAgent:
             for child in available:
                 child.available += 1
             untried = [a for a in legal if a.id not in node.children]
-            if untried:
-                action = untried[rng.randrange(len(untried))]
+            # Progressive widening: at most 1 + floor(k * sqrt(visits)) children legal here.
+            room = (self.widening is None or not available
+                    or len(available) < 1 + math.floor(self.widening * math.sqrt(node.visits)))
+            if untried and room:
+                if self.widening is None:
+                    action = untried[rng.randrange(len(untried))]
+                else:  # the most promising first
+                    action = max(untried, key=lambda a: move_value(g, a, TUNED))
                 child = Node(action, node, g.current_player, seats)
                 node.children[action.id] = child
                 g.apply(action)
@@ -157,7 +278,12 @@ class MCTSAgent:
         while not g.is_over:
             if self.rollout_depth is not None and steps >= self.rollout_depth:
                 return self._utilities(g, final=False)
-            action = self.rollout(g) if callable(self.rollout) else rng.choice(g.legal_actions())
+            if callable(self.rollout):
+                action = self.rollout(g)
+            elif self.rollout == "random":
+                action = rng.choice(g.legal_actions())
+            else:
+                action = heuristic_action(g, rng, GREEDY if self.rollout == "greedy" else TUNED)
             g.apply(action)
             steps += 1
         return self._utilities(g, final=True)
