@@ -93,7 +93,7 @@ impl AgentSpec {
                             }
                         }
                         "max_nodes" => cfg.max_nodes = int(v)? as usize,
-                        "widening" => cfg.widening = Some(num(v)?),
+                        "widening" => cfg.widening = if matches!(v, "off" | "none") { None } else { Some(num(v)?) },
                         _ => return Err(bad(format!("unknown MCTS parameter {k:?}"))),
                     }
                 }

@@ -429,7 +429,7 @@ def test_twin_and_rust_agree_on_late_game_positions():
     the twin picks the same action."""
     decisive = 0
     for seed, g in late_positions(range(10)):
-        rust = MCTSAgent(iterations=20_000, seed=1, rollout="random").search(g)
+        rust = MCTSAgent(iterations=20_000, seed=1, rollout="random", widening=None).search(g)
         if rust.visits[rust.action] < 0.9 * rust.iterations:
             continue
         decisive += 1

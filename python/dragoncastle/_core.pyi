@@ -284,7 +284,7 @@ class MCTS:
         reuse_tree: bool = False,
         determinize: bool = True,
         max_nodes: int = 4000000,
-        widening: Optional[float] = None,
+        widening: Optional[float] = ...,  # 1.0
     ) -> Self: ...
     def search(
         self, game: Game, seed: int

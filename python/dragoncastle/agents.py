@@ -127,12 +127,14 @@ class MCTSAgent:
     for every search.
 
     Tuning (keywords): ``exploration`` (UCT constant; default 0.5 with
-    ``reward="win"``, 0.1 with ``"margin"`` and in solo), ``reward``
-    (``"win"`` or ``"margin"``; solo always maximises the score),
-    ``rollout`` (``"greedy"`` or ``"random"``), ``epsilon`` (random actions
-    in greedy rollouts), ``rollout_depth`` (cut rollouts after so many
-    decisions and evaluate), ``reuse_tree`` (keep the subtree of the actions
-    played since the last search), ``max_nodes``.
+    ``reward="win"``, 0.05 with ``"margin"`` and in solo), ``reward``
+    (``"win"`` or ``"margin"``; solo always maximises the score / 100),
+    ``rollout`` (``"tuned"``, ``"greedy"`` or ``"random"``), ``epsilon``
+    (random actions in heuristic rollouts), ``rollout_depth`` (cut rollouts
+    after so many decisions and evaluate), ``widening`` (progressive
+    widening constant, default 1; ``None`` expands every legal action),
+    ``reuse_tree`` (keep the subtree of the actions played since the last
+    search; stronger, see ``docs/search.md``), ``max_nodes``.
 
     >>> import dragoncastle as dc
     >>> g = dc.Game(players=2, seed=3)
@@ -199,7 +201,7 @@ def from_spec(spec: str, seed: int | None = None, *, solo: bool = False) -> Any:
     ``random``, ``greedy``, ``dragon``, ``mcts:iterations=2000,c=0.3`` (``docs/search.md``).
 
     >>> from_spec("mcts:iterations=50,rollout=random")
-    MCTSAgent(iterations=50, exploration=0.5, reward='win', rollout='random', epsilon=0.0, reuse_tree=False, max_nodes=4000000)
+    MCTSAgent(iterations=50, exploration=0.5, reward='win', rollout='random', epsilon=0.0, rollout_depth=None, reuse_tree=False, max_nodes=4000000, widening=1.0)
     """
     name, params = _core.agent_spec(spec, solo)
     if name == "random":
@@ -209,7 +211,4 @@ def from_spec(spec: str, seed: int | None = None, *, solo: bool = False) -> Any:
     if name == "dragon":
         return DragonOfIngenuity()
     iterations, time_limit, threads = params.pop("iterations"), params.pop("time_limit"), params.pop("threads")
-    for optional in ("rollout_depth", "widening"):
-        if params.get(optional) is None:
-            params.pop(optional)
     return MCTSAgent(iterations, time_limit, threads, seed, **params)

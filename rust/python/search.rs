@@ -32,7 +32,7 @@ pub struct PyMcts {
 #[pymethods]
 impl PyMcts {
     #[new]
-    #[pyo3(signature = (iterations = None, time_limit = None, threads = 1, *, exploration = None, reward = "win", rollout = "tuned", epsilon = 0.0, rollout_depth = None, reuse_tree = false, determinize = true, max_nodes = 4_000_000, widening = None))]
+    #[pyo3(signature = (iterations = None, time_limit = None, threads = 1, *, exploration = None, reward = "win", rollout = "tuned", epsilon = 0.0, rollout_depth = None, reuse_tree = false, determinize = true, max_nodes = 4_000_000, widening = Some(1.0)))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         iterations: Option<u64>,

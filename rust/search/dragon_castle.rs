@@ -21,7 +21,7 @@ const WIN_TEMPERATURE: f64 = 3.0;
 /// (`docs/search.md` has the calibration behind these numbers).
 pub fn default_exploration(solo: bool, reward: Reward) -> f64 {
     match (solo, reward) {
-        (true, _) | (false, Reward::Margin) => 0.1,
+        (true, _) | (false, Reward::Margin) => 0.05,
         (false, Reward::Win) => 0.5,
     }
 }

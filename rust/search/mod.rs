@@ -101,9 +101,10 @@ pub struct Config {
     pub determinize: bool,
     /// Nodes per tree; past it the tree stops growing and iterations only roll out.
     pub max_nodes: usize,
-    /// Progressive widening: a node visited `n` times may have at most
-    /// `1 + floor(k * sqrt(n))` children legal in the current determinization,
-    /// added best [`SearchGame::prior`] first. `None` tries every legal move.
+    /// Progressive widening (default `k = 1`): a node visited `n` times may have
+    /// at most `1 + floor(k * sqrt(n))` children legal in the current
+    /// determinization, added best [`SearchGame::prior`] first. `None` tries
+    /// every legal move, in random order.
     pub widening: Option<f64>,
 }
 
@@ -120,7 +121,7 @@ impl Default for Config {
             rollout_depth: None,
             determinize: true,
             max_nodes: 4_000_000,
-            widening: None,
+            widening: Some(1.0),
         }
     }
 }

@@ -289,9 +289,10 @@ class MCTSAgent:
         return self._utilities(g, final=True)
 
     def _utilities(self, g: Any, final: bool) -> list[float]:
-        """Solo: score / 100; "win": the game's returns (a soft estimate from the
-        current scores when cut off); "margin": 0.5 + (own - best other) / 80."""
-        scores = g.scores()
+        """Solo: score / 100; "win": the game's returns; "margin": 0.5 + (own -
+        best other) / 80. A cut-off rollout uses the greedy value (score plus
+        progress) for the scores, and "win" becomes a softmax with temperature 3."""
+        scores = g.scores() if final else [position_value(g, p, GREEDY) for p in range(g.players)]
         seats = max(g.players, 2)
         if g.is_solo:
             return [min(max(scores[0] / SOLO_SCALE, 0.0), 1.0)] + [0.0] * (seats - 1)
