@@ -48,6 +48,23 @@ fn mcts_score(w: &Weights, games: u64) -> f64 {
 fn main() {
     let games: u64 = std::env::var("GAMES").ok().and_then(|v| v.parse().ok()).unwrap_or(400);
     let mut w = if std::env::var("FROM").as_deref() == Ok("tuned") { Weights::TUNED } else { Weights::GREEDY };
+    // WEIGHTS="g1,g2,g3,pool,cap,match,new,height,free,summon,discard": judge these only.
+    if let Ok(text) = std::env::var("WEIGHTS") {
+        let v: Vec<f64> = text.split(',').map(|x| x.trim().parse().expect("a number")).collect();
+        w = Weights {
+            group: [v[0], v[1], v[2]],
+            pool: v[3],
+            pool_cap: v[4] as u8,
+            held_match: v[5],
+            held_new: v[6],
+            height: v[7],
+            free: v[8],
+            summon: v[9],
+            discard: v[10],
+        };
+        println!("{:.3} {w:?}", mean_score(&w, games, 1));
+        return;
+    }
     let mut best = mean_score(&w, games, 1);
     println!("start: {best:.3}");
     let mcts = std::env::var("MODE").as_deref() == Ok("mcts");

@@ -34,11 +34,11 @@ impl Weights {
     /// The greedy agent's evaluation.
     pub const GREEDY: Weights =
         Weights { group: [0.2, 0.7, 1.5], pool: 0.8, pool_cap: 2, held_match: 1.0, held_new: 0.6, height: 0.0, free: 0.0, summon: 0.0, discard: 0.0 };
-    /// Tuned by coordinate search on the policy's own solo games
-    /// (`cargo bench --bench tune_rollout`): 27.3 points on average against the
-    /// greedy weights' 23.6 over 800 seeds.
+    /// Tuned for rollouts in two rounds of coordinate search
+    /// (`cargo bench --bench tune_rollout`, `docs/search.md`): first on the
+    /// policy's own solo games, then on the solo games of MCTS using it.
     pub const TUNED: Weights =
-        Weights { group: [-0.3, 1.2, 1.5], pool: 1.3, pool_cap: 1, held_match: 1.5, held_new: 0.1, height: 0.0, free: 0.0, summon: 0.0, discard: 0.0 };
+        Weights { group: [-0.3, 1.2, 1.5], pool: 1.8, pool_cap: 1, held_match: 2.0, held_new: 0.1, height: 0.0, free: 0.0, summon: 0.0, discard: 0.0 };
 }
 
 /// The value of the position for `seat` under `w`.

@@ -47,7 +47,7 @@ class Weights:
 
 
 GREEDY = Weights((0.2, 0.7, 1.5), 0.8, 2, 1.0, 0.6)  # the greedy agent (docs/agents.md)
-TUNED = Weights((-0.3, 1.2, 1.5), 1.3, 1, 1.5, 0.1)  # tuned for rollouts
+TUNED = Weights((-0.3, 1.2, 1.5), 1.8, 1, 2.0, 0.1)  # tuned for rollouts (docs/search.md)
 
 
 def _groups(cells: set[tuple[int, int]]) -> list[int]:
