@@ -22,23 +22,26 @@ from dragoncastle.arena import wilson
 from dragoncastle.bench import mcts_rate, position, search_tiers
 
 
+ROLLOUTS = ("tuned", "greedy", "random")
+
+
 def best_median(xs: list[float]) -> str:
     return f"best {max(xs):>8.0f}, median {statistics.median(xs):>8.0f}"
 
 
 def speed(repeats: int, out) -> None:
-    out("## Iterations per second (Rust, 2 players, greedy rollouts unless said)")
+    out("## Iterations per second (Rust, 2 players; tuned rollouts are the default)")
     out("")
     positions = {"opening": position(dc, 2, 1, 0), "mid game": position(dc, 2, 1, 60)}
     rates = {}
     for name, g in positions.items():
-        for rollout in ("greedy", "random"):
+        for rollout in ROLLOUTS:
             for threads in (1, 2):
-                r = mcts_rate(g, threads, iterations=20_000 if rollout == "greedy" else 60_000, repeats=repeats, rollout=rollout)
+                r = mcts_rate(g, threads, iterations=20_000 if rollout != "random" else 60_000, repeats=repeats, rollout=rollout)
                 rates[(name, rollout, threads)] = r
                 out(f"- {name:<8} {rollout:<6} rollouts, {threads} thread(s): {best_median(r)} iterations/s")
     for name in positions:
-        for rollout in ("greedy", "random"):
+        for rollout in ROLLOUTS:
             s1 = statistics.median(rates[(name, rollout, 1)])
             s2 = statistics.median(rates[(name, rollout, 2)])
             out(f"- 2 threads / 1 thread, {name}, {rollout} rollouts: {s2 / s1:.2f}x (medians)")
@@ -46,8 +49,8 @@ def speed(repeats: int, out) -> None:
     out("## The price of hidden information (ISMCTS vs the same search on the true state)")
     out("")
     for name, g in positions.items():
-        for rollout in ("greedy", "random"):
-            n = 20_000 if rollout == "greedy" else 60_000
+        for rollout in ROLLOUTS:
+            n = 20_000 if rollout != "random" else 60_000
             a = mcts_rate(g, 1, iterations=n, repeats=repeats, rollout=rollout)
             b = mcts_rate(g, 1, iterations=n, repeats=repeats, rollout=rollout, determinize=False)
             out(f"- {name:<8} {rollout:<6}: ISMCTS {best_median(a)}; true state {best_median(b)}; "
@@ -77,15 +80,16 @@ def strength(threads: int, out, games2: int, games34: int, solo_seeds: int, solo
         out(f"- {players} players, {spec} vs greedy x{players - 1}, {n} games, seats rotated: MCTS wins "
             f"{wins[0]:.3f} [{lo:.3f}, {hi:.3f}], mean score {r.mean_scores()[0]:.1f} vs greedy "
             f"{statistics.mean(r.mean_scores()[1:]):.1f} ({time.perf_counter() - t:.0f} s)")
-    spec = f"mcts:iterations={solo_iterations}"
-    t = time.perf_counter()
-    r = dc.arena([spec], solo_seeds, seed=0, threads=threads)
-    scores = [g["scores"][0] for g in r.games]
-    ranks: dict[str, int] = {}
-    for s in scores:
-        ranks[dc.solo_rank(s)] = ranks.get(dc.solo_rank(s), 0) + 1
-    out(f"- solo, {spec}, seeds 0-{solo_seeds - 1}: mean {statistics.mean(scores):.2f}, sd {statistics.stdev(scores):.2f}, "
-        f"min {min(scores)}, max {max(scores)}; ranks {ranks} ({time.perf_counter() - t:.0f} s)")
+    for spec in (f"mcts:iterations={solo_iterations}", f"mcts:iterations={solo_iterations},reuse=true"):
+        t = time.perf_counter()
+        r = dc.arena([spec], solo_seeds, seed=0, threads=threads)
+        scores = [g["scores"][0] for g in r.games]
+        ranks: dict[str, int] = {}
+        for s in sorted(scores):
+            ranks[dc.solo_rank(s)] = ranks.get(dc.solo_rank(s), 0) + 1
+        out(f"- solo, {spec}, seeds 0-{solo_seeds - 1}: mean {statistics.mean(scores):.2f}, "
+            f"sd {statistics.stdev(scores):.2f}, min {min(scores)}, max {max(scores)}; ranks "
+            + ", ".join(f"{k} {v}" for k, v in ranks.items()) + f" ({time.perf_counter() - t:.0f} s)")
     out("")
 
 

@@ -23,19 +23,22 @@ const AGENT_STREAM: u64 = 0xA6E7;
 /// A built-in agent and its parameters, written `name` or `name:key=value,...`
 /// (`mcts:iterations=2000,c=0.3`); see `docs/search.md`.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[allow(clippy::large_enum_variant)] // a handful per arena, copied per game: size does not matter
 pub enum AgentSpec {
     Random,
     Greedy,
     /// The Dragon of Ingenuity's priorities (`docs/solo.md`).
     Dragon,
     /// ISMCTS; `config.seed` is ignored (the arena derives one per decision).
-    /// `reuse` keeps the tree between the agent's moves.
-    Mcts { config: Config, reuse: bool },
+    /// `reuse` keeps the tree between the agent's moves. `exploration` is the
+    /// constant given in the spec; `None` takes the default for the game played
+    /// (solo or not) and the reward.
+    Mcts { config: Config, reuse: bool, exploration: Option<f64> },
 }
 
 impl AgentSpec {
-    /// Parse a spec. `solo` picks the MCTS defaults that suit a solo game.
-    pub fn parse(text: &str, solo: bool) -> Result<AgentSpec, Error> {
+    /// Parse a spec.
+    pub fn parse(text: &str) -> Result<AgentSpec, Error> {
         let bad = |m: String| Error::Setup(format!("agent spec {text:?}: {m}"));
         let (name, params) = match text.split_once(':') {
             Some((n, p)) => (n.trim(), p.trim()),
@@ -105,9 +108,9 @@ impl AgentSpec {
                     "greedy" => Rollout::greedy(epsilon),
                     _ => Rollout::tuned(epsilon),
                 };
-                cfg.exploration = exploration.unwrap_or_else(|| default_exploration(solo, cfg.reward));
+                cfg.exploration = exploration.unwrap_or_else(|| default_exploration(false, cfg.reward));
                 search::check(&cfg).map_err(bad)?;
-                Ok(AgentSpec::Mcts { config: cfg, reuse })
+                Ok(AgentSpec::Mcts { config: cfg, reuse, exploration })
             }
             _ => Err(bad(format!("unknown agent {name:?} (random, greedy, dragon, mcts)"))),
         }
@@ -157,8 +160,9 @@ pub fn play_game(agents: &[AgentSpec], layout: &Layout, rules: Rules, game_seed:
             AgentSpec::Random => random_action(&s, &mut rng, &mut buf),
             AgentSpec::Greedy => greedy_action(&s, &mut rng),
             AgentSpec::Dragon => s.dragon_action(),
-            AgentSpec::Mcts { config, reuse } => {
-                let cfg = Config { seed: rng.next_u64(), ..config };
+            AgentSpec::Mcts { config, reuse, exploration } => {
+                let c = exploration.unwrap_or_else(|| default_exploration(s.is_solo(), config.reward));
+                let cfg = Config { seed: rng.next_u64(), exploration: c, ..config };
                 // Tree reuse: re-root the seat's last tree along the moves played since.
                 let old = trees[seat].take().and_then(|(mut t, from)| t.advance(&out.actions[from..]).then_some(t));
                 let (r, tree) = search::search_until(&s, &cfg, if reuse { old } else { None }, Some(stop));
@@ -196,53 +200,68 @@ pub fn run(
     if !(1..=MAX_PLAYERS).contains(&agents.len()) {
         return Err(Error::Setup(format!("an arena needs 1 to 4 agents; got {}", agents.len())));
     }
+    if !(1..=MAX_THREADS).contains(&threads) {
+        return Err(Error::Setup(format!("threads must be 1 to {MAX_THREADS}; got {threads}")));
+    }
+    if seed.checked_add(games as u64).is_none() {
+        return Err(Error::Setup(format!("game seeds seed + k must stay below 2**64; seed {seed} with {games} games does not")));
+    }
     let layout = Layout::for_players(agents.len());
     let next = AtomicUsize::new(0);
-    let threads = threads.clamp(1, games.max(1));
-    let mut results: Vec<Option<ArenaGame>> = vec![None; games];
-    let slots = std::sync::Mutex::new(&mut results);
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            scope.spawn(|| loop {
-                if stop.load(Ordering::Relaxed) {
-                    return;
-                }
-                // Games are handed out one at a time so long MCTS games balance out.
-                let k = next.fetch_add(1, Ordering::Relaxed);
-                if k >= games {
-                    return;
-                }
-                let g = play_game(agents, &layout, rules, seed.wrapping_add(k as u64), stop);
-                if stop.load(Ordering::Relaxed) {
-                    return; // the game may be unfinished: leave it out
-                }
-                if let Ok(mut r) = slots.lock() {
-                    r[k] = Some(g);
-                }
-                done.fetch_add(1, Ordering::Relaxed);
-            });
-        }
+    let threads = threads.min(games.max(1));
+    // Each thread keeps its own games (nothing is allocated up front for the
+    // whole run); they are put back in game order at the end.
+    let mut played: Vec<(usize, ArenaGame)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        if stop.load(Ordering::Relaxed) {
+                            return mine;
+                        }
+                        // Games are handed out one at a time so long MCTS games balance out.
+                        let k = next.fetch_add(1, Ordering::Relaxed);
+                        if k >= games {
+                            return mine;
+                        }
+                        let g = play_game(agents, &layout, rules, seed + k as u64, stop);
+                        if stop.load(Ordering::Relaxed) {
+                            return mine; // the game may be unfinished: leave it out
+                        }
+                        mine.push((k, g));
+                        done.fetch_add(1, Ordering::Relaxed);
+                    }
+                })
+            })
+            .collect();
+        // A panic in a worker is a bug: pass it on (the bindings turn it into an exception).
+        handles.into_iter().flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect()
     });
-    Ok(results.into_iter().flatten().collect())
+    played.sort_unstable_by_key(|(k, _)| *k);
+    Ok(played.into_iter().map(|(_, g)| g).collect())
 }
+
+/// Threads an arena may use.
+pub const MAX_THREADS: usize = 256;
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn specs(texts: &[&str]) -> Vec<AgentSpec> {
-        texts.iter().map(|t| AgentSpec::parse(t, texts.len() == 1).unwrap()).collect()
+        texts.iter().map(|t| AgentSpec::parse(t).unwrap()).collect()
     }
 
     #[test]
     fn specs_parse_and_reject() {
-        assert_eq!(AgentSpec::parse("greedy", false).unwrap(), AgentSpec::Greedy);
-        let AgentSpec::Mcts { config, reuse } = AgentSpec::parse("mcts:iterations=50,c=0.3,rollout=random,reuse=true", false).unwrap() else {
+        assert_eq!(AgentSpec::parse("greedy").unwrap(), AgentSpec::Greedy);
+        let AgentSpec::Mcts { config, reuse, .. } = AgentSpec::parse("mcts:iterations=50,c=0.3,rollout=random,reuse=true").unwrap() else {
             panic!()
         };
         assert_eq!((config.iterations, config.exploration, config.rollout, reuse), (Some(50), 0.3, Rollout::Random, true));
-        for bad in ["mcts:iterations=x", "mcts:foo=1", "greedy:x=1", "mcts:iterations", "mcts:iterations=0", "mcts:time=-1", "nobody", "mcts:epsilon=2"] {
-            assert!(AgentSpec::parse(bad, false).is_err(), "{bad}");
+        for bad in ["mcts:iterations=x", "mcts:foo=1", "greedy:x=1", "mcts:iterations", "mcts:iterations=0", "mcts:time=-1", "nobody", "mcts:epsilon=2", "mcts:time=1e300", "mcts:max_nodes=2"] {
+            assert!(AgentSpec::parse(bad).is_err(), "{bad}");
         }
     }
 

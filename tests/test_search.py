@@ -885,3 +885,90 @@ def test_twin_runs_heuristic_rollouts_and_widening(rollout):
         assert r.action in g.legal_actions() and r.iterations == 12
         # Widening keeps the root narrow: at most 1 + floor(sqrt(12)) children.
         assert len(r.visits) <= 4
+
+
+# ---------------------------------------------------------------- limits and review findings
+
+@pytest.mark.parametrize("kwargs", [
+    {"time_limit": 1e300}, {"time_limit": 1e19}, {"iterations": 10, "max_nodes": 2}, {"threads": 10**6},
+    {"time_limit": float("nan")}, {"exploration": float("inf")},
+])
+def test_search_limits_are_clean_errors(kwargs):
+    """Out-of-range budgets are ValueErrors, never a panic or a hang."""
+    with pytest.raises(ValueError):
+        MCTSAgent(**kwargs).search(dc.Game(players=2, seed=1))
+
+
+def test_arena_limits_are_clean_errors():
+    with pytest.raises(ValueError):
+        dc.arena(["mcts:time=1e300,iterations=5", "random"], 1)
+    with pytest.raises(ValueError):
+        dc.arena(["random", "random"], 2, seed=2**64 - 1)  # game seeds seed + k would wrap
+    with pytest.raises(ValueError):
+        dc.arena(["random", "random"], 2, threads=10**6)
+
+
+def test_a_tiny_time_limit_still_searches():
+    r = MCTSAgent(time_limit=1e-9, seed=1).search(dc.Game(players=2, seed=1))
+    assert r.iterations >= 1 and sum(r.visits.values()) == r.iterations
+
+
+def test_spec_exploration_follows_the_game():
+    """A spec without ``c`` takes the default of the game it plays (0.05 in
+    solo, 0.5 with the win reward); with ``c`` it is fixed."""
+    assert from_spec("mcts:iterations=50").tuning["exploration"] is None
+    assert from_spec("mcts:iterations=50,c=0.3").tuning["exploration"] == 0.3
+    solo = dc.Game(players=1, seed=4)
+    a = from_spec("mcts:iterations=300", seed=1).search(solo)
+    b = MCTSAgent(iterations=300, seed=1, exploration=0.05, reward="win", rollout="tuned", epsilon=0.0,
+                  rollout_depth=None, reuse_tree=False, max_nodes=4_000_000, widening=1.0).search(solo)
+    assert stats(a) == stats(b)
+
+
+def test_merging_a_shard_twice_is_an_error():
+    r = dc.arena(["greedy", "random"], 3, seed=0)
+    lines = list(r.records())
+    with pytest.raises(ValueError, match="twice"):
+        ArenaResult.from_records(lines + lines[:1])
+
+
+def test_tree_reuse_survives_a_forced_move():
+    """A decision with one legal action is not searched and keeps the tree:
+    the search after it continues a tree grown by earlier searches."""
+    agent = MCTSAgent(iterations=300, seed=1, reuse_tree=True)
+    greedy = GreedyAgent(seed=2)
+    checked = reused = 0
+    for seed in range(3, 8):
+        g = dc.Game(players=2, seed=seed)
+        agent.reset()
+        after_forced = False
+        while not g.is_over:
+            if g.current_player == 1:
+                g.apply(greedy.act(g))
+                continue
+            forced = len(g.legal_actions()) == 1
+            r = agent.search(g)
+            if after_forced and not forced:
+                # More nodes than one search of 300 iterations grows: the tree
+                # came through the forced move (when the forced move's node was
+                # in it; a leaf has no children to follow).
+                reused += r.nodes > 301
+                checked += 1
+            after_forced = forced
+            g.apply(r.action)
+    assert checked >= 3 and reused >= 1, (checked, reused)
+
+
+def test_the_game_may_be_used_while_it_is_searched():
+    """The search copies the position and lets go of the game before the GIL
+    is released: other threads may read and play it meanwhile."""
+    g = dc.Game(players=2, seed=8)
+    h = g.clone()
+    result = {}
+    t = threading.Thread(target=lambda: result.setdefault("r", MCTSAgent(time_limit=0.5, seed=1).search(g)))
+    t.start()
+    time.sleep(0.1)
+    assert g.legal_actions()
+    g.apply(g.legal_actions()[0])  # while the search runs
+    t.join()
+    assert result["r"].action in h.legal_actions()

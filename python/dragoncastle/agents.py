@@ -196,14 +196,14 @@ _TUNING = {"exploration", "reward", "rollout", "epsilon", "rollout_depth", "reus
            "widening"}
 
 
-def from_spec(spec: str, seed: int | None = None, *, solo: bool = False) -> Any:
+def from_spec(spec: str, seed: int | None = None) -> Any:
     """An agent from its text spec, as the command line and :func:`dragoncastle.arena` take them:
     ``random``, ``greedy``, ``dragon``, ``mcts:iterations=2000,c=0.3`` (``docs/search.md``).
 
     >>> from_spec("mcts:iterations=50,rollout=random")
-    MCTSAgent(iterations=50, exploration=0.5, reward='win', rollout='random', epsilon=0.0, rollout_depth=None, reuse_tree=False, max_nodes=4000000, widening=1.0)
+    MCTSAgent(iterations=50, exploration=None, reward='win', rollout='random', epsilon=0.0, rollout_depth=None, reuse_tree=False, max_nodes=4000000, widening=1.0)
     """
-    name, params = _core.agent_spec(spec, solo)
+    name, params = _core.agent_spec(spec)
     if name == "random":
         return RandomAgent(seed)
     if name == "greedy":

@@ -165,6 +165,9 @@ class ArenaResult:
                 "seconds": meta["seconds"],
             })
         games.sort(key=lambda g: g["seed"])
+        for a, b in zip(games, games[1:]):
+            if a["seed"] == b["seed"]:
+                raise ValueError(f"game seed {a['seed']} appears twice: a shard was merged twice?")
         return cls(agents, games, rules=rules)
 
 

@@ -53,12 +53,12 @@ class HumanAgent:
             print(f"{a} is not legal now", file=self.out)
 
 
-def make_agent(spec: str, seed: int, solo: bool = False) -> Any:
+def make_agent(spec: str, seed: int) -> Any:
     """An agent for a seat: ``human`` or any spec of :func:`dragoncastle.agents.from_spec`."""
     if spec == "human":
         return HumanAgent()
     try:
-        return from_spec(spec, seed, solo=solo)
+        return from_spec(spec, seed)
     except ValueError as e:
         raise SystemExit(str(e)) from None
 
@@ -179,10 +179,14 @@ def cmd_bench(args: argparse.Namespace) -> int:
 def cmd_arena(args: argparse.Namespace) -> int:
     if args.merge:
         lines: list[str] = []
-        for path in args.merge:
-            with open(path) as f:
-                lines.extend(f)
-        print(ArenaResult.from_records(lines).table())
+        try:
+            for path in args.merge:
+                with open(path) as f:
+                    lines.extend(f)
+            merged = ArenaResult.from_records(lines)
+        except (OSError, ValueError) as e:
+            raise SystemExit(f"dragoncastle arena --merge: {e}") from None
+        print(merged.table())
         return 0
     if not 1 <= len(args.seats) <= 4:
         raise SystemExit("--seats needs 1 to 4 agents")

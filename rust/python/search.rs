@@ -4,7 +4,7 @@
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
@@ -84,29 +84,37 @@ impl PyMcts {
     /// ``(best, [(action, visits, value)], pv, iterations, seconds, nodes)``.
     #[allow(clippy::type_complexity)]
     fn search(
-        &mut self,
-        py: Python<'_>,
-        game: PyRef<'_, PyGame>,
+        slf: &Bound<'_, Self>,
+        game: &Bound<'_, PyGame>,
         seed: u64,
     ) -> PyResult<(Option<Py<PyAction>>, Vec<(Py<PyAction>, u64, f64)>, Vec<Py<PyAction>>, u64, f64, usize)> {
-        let state = *game.g.state();
+        let py = slf.py();
+        // Copy what the search needs and let go of both objects before the GIL
+        // is released, so other threads may use the game (or the agent) meanwhile.
+        let (state, history, key) = {
+            let g = &game.borrow().g;
+            let history: Vec<CoreAction> = g.actions_with_author().filter(|(_, d)| !d).map(|(a, _)| a).collect();
+            (*g.state(), history, g.opening_key())
+        };
         if state.is_over() {
             return Err(PyValueError::new_err("the game is over: there is nothing to search"));
         }
-        let mut cfg = self.cfg;
-        cfg.seed = seed;
-        cfg.exploration = self.exploration.unwrap_or_else(|| default_exploration(state.is_solo(), cfg.reward));
-        let history: Vec<CoreAction> = game.g.actions_with_author().filter(|(_, d)| !d).map(|(a, _)| a).collect();
-        // Reuse the last tree when this position follows the one it was rooted at.
-        let key = game.g.opening_key();
-        let old = match (self.reuse, self.tree.take()) {
-            (true, Some((mut t, k, root))) if k == key && history.starts_with(&root) => t.advance(&history[root.len()..]).then_some(t),
-            _ => None,
+        let (cfg, reuse, old) = {
+            let mut me = slf.borrow_mut();
+            let mut cfg = me.cfg;
+            cfg.seed = seed;
+            cfg.exploration = me.exploration.unwrap_or_else(|| default_exploration(state.is_solo(), cfg.reward));
+            // Reuse the last tree when this position follows the one it was rooted at.
+            let old = match (me.reuse, me.tree.take()) {
+                (true, Some((mut t, k, root))) if k == key && history.starts_with(&root) => t.advance(&history[root.len()..]).then_some(t),
+                _ => None,
+            };
+            (cfg, me.reuse, old)
         };
         let stop = AtomicBool::new(false);
         let (r, tree) = interruptible(py, &stop, || search::search_until(&state, &cfg, old, Some(&stop)), |_| Ok(()))?;
-        if self.reuse {
-            self.tree = tree.map(|t| (t, key, history));
+        if reuse {
+            slf.borrow_mut().tree = tree.map(|t| (t, key, history));
         }
         Ok((
             r.best.map(|a| action_obj(py, a)),
@@ -126,20 +134,20 @@ impl PyMcts {
 
 /// The parameters of an agent spec such as ``"mcts:iterations=2000,c=0.3"``,
 /// checked by the same parser the arena uses: ``(name, {parameter: value})``.
+/// ``exploration`` is None unless the spec sets it.
 #[pyfunction]
-#[pyo3(signature = (text, solo = false))]
-pub fn agent_spec<'py>(py: Python<'py>, text: &str, solo: bool) -> PyResult<(String, Bound<'py, PyDict>)> {
-    let spec = AgentSpec::parse(text, solo).map_err(setup_err)?;
+pub fn agent_spec<'py>(py: Python<'py>, text: &str) -> PyResult<(String, Bound<'py, PyDict>)> {
+    let spec = AgentSpec::parse(text).map_err(setup_err)?;
     let d = PyDict::new(py);
     let name = match spec {
         AgentSpec::Random => "random",
         AgentSpec::Greedy => "greedy",
         AgentSpec::Dragon => "dragon",
-        AgentSpec::Mcts { config: c, reuse } => {
+        AgentSpec::Mcts { config: c, reuse, exploration } => {
             d.set_item("iterations", c.iterations)?;
             d.set_item("time_limit", c.time_limit)?;
             d.set_item("threads", c.threads)?;
-            d.set_item("exploration", c.exploration)?;
+            d.set_item("exploration", exploration)?;
             d.set_item("reward", if c.reward == Reward::Win { "win" } else { "margin" })?;
             let (rollout, epsilon) = match c.rollout {
                 Rollout::Random => ("random", 0.0),
@@ -173,8 +181,7 @@ pub fn arena<'py>(
     rules: Option<PyRules>,
     progress: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyList>> {
-    let solo = agents.len() == 1;
-    let specs = agents.iter().map(|a| AgentSpec::parse(a, solo)).collect::<Result<Vec<_>, _>>().map_err(setup_err)?;
+    let specs = agents.iter().map(|a| AgentSpec::parse(a)).collect::<Result<Vec<_>, _>>().map_err(setup_err)?;
     if !(1..=4).contains(&specs.len()) {
         return Err(PyValueError::new_err(format!("an arena needs 1 to 4 agents (one per seat); got {}", specs.len())));
     }
@@ -228,7 +235,9 @@ fn interruptible<'py, T: Send>(
     std::thread::scope(|scope| {
         let (finished, out) = (&finished, &mut out);
         scope.spawn(move || {
-            *out = Some(work());
+            // A panic is a bug, but it must reach Python as an exception, and
+            // the caller must learn that the work ended either way.
+            *out = Some(std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)));
             finished.store(true, Ordering::Release);
             caller.unpark(); // wake the caller at once, not at its next tick
         });
@@ -257,7 +266,15 @@ fn interruptible<'py, T: Send>(
     });
     match (error, out) {
         (Some(e), _) => Err(e),
-        (None, Some(v)) => Ok(v),
-        (None, None) => Err(PyValueError::new_err("the search thread ended without a result")),
+        (None, Some(Ok(v))) => Ok(v),
+        (None, Some(Err(panic))) => {
+            let why = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown".into());
+            Err(PyRuntimeError::new_err(format!("internal error in dragoncastle (please report it): {why}")))
+        }
+        (None, None) => Err(PyRuntimeError::new_err("the search thread ended without a result")),
     }
 }

@@ -161,17 +161,26 @@ impl<'a> Budget<'a> {
     fn new(cfg: &Config, share: u64, start: Instant, stop: Option<&'a AtomicBool>) -> Budget<'a> {
         Budget {
             iterations: share,
-            deadline: cfg.time_limit.map(|t| start + Duration::from_secs_f64(t.max(0.0))),
+            // `check` bounds the time limit, so this cannot overflow.
+            deadline: cfg.time_limit.and_then(|t| start.checked_add(Duration::from_secs_f64(t.clamp(0.0, MAX_TIME_LIMIT)))),
             stop,
         }
     }
     #[inline]
     fn done(&self, done: u64) -> bool {
+        // At least one iteration, whatever the clock says.
         done >= self.iterations
-            || (done.is_multiple_of(8)
+            || (done > 0
+                && done.is_multiple_of(8)
                 && (self.deadline.is_some_and(|d| Instant::now() >= d) || self.stop.is_some_and(|s| s.load(Ordering::Relaxed))))
     }
 }
+
+/// The longest time limit accepted: a day.
+pub const MAX_TIME_LIMIT: f64 = 86_400.0;
+/// Bounds of `max_nodes`: room for every root move, and node ids in 31 bits.
+pub const MIN_NODES: usize = 1024;
+pub const MAX_NODES: usize = 1 << 31;
 
 /// Check a configuration before searching.
 pub fn check(cfg: &Config) -> Result<(), String> {
@@ -182,8 +191,8 @@ pub fn check(cfg: &Config) -> Result<(), String> {
         return Err("iterations must be at least 1".into());
     }
     if let Some(t) = cfg.time_limit {
-        if !(t.is_finite() && t > 0.0) {
-            return Err(format!("time_limit must be a positive number of seconds; got {t}"));
+        if !(t.is_finite() && t > 0.0 && t <= MAX_TIME_LIMIT) {
+            return Err(format!("time_limit must be a number of seconds in (0, {MAX_TIME_LIMIT}]; got {t}"));
         }
     }
     if !(1..=256).contains(&cfg.threads) {
@@ -200,8 +209,8 @@ pub fn check(cfg: &Config) -> Result<(), String> {
     if cfg.widening.is_some_and(|k| !(k.is_finite() && k > 0.0)) {
         return Err("widening must be a positive number".into());
     }
-    if cfg.max_nodes < 2 {
-        return Err("max_nodes must be at least 2".into());
+    if !(MIN_NODES..=MAX_NODES).contains(&cfg.max_nodes) {
+        return Err(format!("max_nodes must be {MIN_NODES} to {MAX_NODES}; got {}", cfg.max_nodes));
     }
     Ok(())
 }
@@ -235,7 +244,8 @@ pub fn search_until<G: SearchGame>(
         let best = moves.first().copied();
         let root_stats = best.map(|m| vec![MoveStats { mv: m, visits: 0, value: 0.0 }]).unwrap_or_default();
         let r = SearchResult { best, root: root_stats, pv: best.into_iter().collect(), iterations: 0, seconds: 0.0, nodes: 0 };
-        return (r, None);
+        // A forced move is not searched; a kept tree stays for the next search.
+        return (r, reuse);
     }
     let observer = root.seat_to_move();
     let threads = cfg.threads.max(1);
@@ -262,8 +272,9 @@ pub fn search_until<G: SearchGame>(
                 })
                 .collect();
             for (k, h) in handles.into_iter().enumerate() {
-                // A search thread only panics on a bug; fall back to an empty tree.
-                let (t, n) = h.join().unwrap_or_else(|_| (Tree::new(observer), 0));
+                // A search thread only panics on a bug: pass it on rather than
+                // return a result built on missing iterations.
+                let (t, n) = h.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
                 trees.push(t);
                 done[k] = n;
             }

@@ -175,19 +175,30 @@ class MCTSAgent:
     in Python), ``"greedy"``, ``"tuned"`` (the Rust agent's default) or any
     function ``policy(game) -> action``; ``reward`` is ``"win"`` or
     ``"margin"`` (solo maximises the score / 100); ``widening`` is progressive
-    widening as in the Rust agent (children added best ``TUNED`` value first).
+    widening as in the Rust agent (children added best ``TUNED`` value
+    first), off by default here (the Rust agent's default is 1), so that the
+    plain algorithm is what one reads first. The positional parameters are the
+    Rust agent's: ``(iterations, time_limit, threads, seed)``; ``threads``
+    must be 1.
     """
 
-    def __init__(self, iterations: int | None = None, time_limit: float | None = None, seed: int | None = None, *,
-                 exploration: float | None = None, reward: str = "win",
+    def __init__(self, iterations: int | None = None, time_limit: float | None = None, threads: int = 1,
+                 seed: int | None = None, *, exploration: float | None = None, reward: str = "win",
                  rollout: str | Callable[[Any], Any] = "random", rollout_depth: int | None = None,
                  determinize: bool = True, widening: float | None = None) -> None:
+        if threads != 1:
+            raise ValueError("the Python twin grows one tree (threads=1)")
         if iterations is None and time_limit is None:
             iterations = 1000
         if iterations is not None and (isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1):
             raise ValueError("iterations must be a positive integer")
-        if time_limit is not None and not time_limit > 0:
-            raise ValueError("time_limit must be a positive number of seconds")
+        if time_limit is not None and not 0 < time_limit <= 86_400:
+            raise ValueError("time_limit must be a number of seconds in (0, 86400]")
+        if exploration is not None and not 0 <= exploration < math.inf:
+            raise ValueError("exploration must be a number >= 0")
+        if rollout_depth is not None and (isinstance(rollout_depth, bool) or not isinstance(rollout_depth, int)
+                                          or rollout_depth < 0):
+            raise ValueError("rollout_depth must be a whole number >= 0")
         if reward not in ("win", "margin"):
             raise ValueError(f"reward must be 'win' or 'margin'; got {reward!r}")
         if rollout not in ("random", "greedy", "tuned") and not callable(rollout):
@@ -212,7 +223,7 @@ class MCTSAgent:
         solo = game.is_solo
         exploration = self.exploration
         if exploration is None:
-            exploration = 0.1 if solo or self.reward == "margin" else 0.5
+            exploration = 0.05 if solo or self.reward == "margin" else 0.5
         observer = game.current_player
         seats = max(game.players, 2)
         root_game = game.clone(history=False)  # cheap to copy and to determinize
