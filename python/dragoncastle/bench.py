@@ -273,7 +273,7 @@ def report(seconds: float = 0.3, games: int = 20_000, out: Callable[[str], Any] 
         for threads in (1, 2):
             rate = max(mcts_rate(g, threads, iterations=max(2000, games // 2), repeats=2))
             figures[f"mcts {name} {threads}t"] = rate
-            out(f"MCTS (greedy rollouts), 2 players, {name}, {threads} thread(s): {rate:>9.0f} iterations/s")
+            out(f"MCTS (default, tuned rollouts), 2 players, {name}, {threads} thread(s): {rate:>9.0f} iterations/s")
     tiers = search_tiers(2, 1, 60, iterations=2000, python_iterations=40)
     ref, mixed, rust = tiers.values()
     figures["mcts rust/python"] = ref / rust
