@@ -75,33 +75,25 @@ fn main() {
         let mut improved = true;
         while improved {
             improved = false;
-            for k in 0..10 {
-                for sign in [1.0, -1.0] {
-                    let mut c = w;
-                    let d = sign * step;
-                    match k {
-                        0 => c.group[0] += d,
-                        1 => c.group[1] += d,
-                        2 => c.group[2] += d,
-                        3 => c.pool += d,
-                        4 => c.held_match += d,
-                        5 => c.held_new += d,
-                        6 => c.height += d,
-                        7 => c.free += d,
-                        8 => c.summon += d,
-                        _ => c.discard += d,
-                    }
-                    let m = mean_score(&c, games, 1);
-                    if m > best + margin {
-                        best = m;
-                        w = c;
-                        improved = true;
-                        println!("{best:.3} {w:?}");
-                    }
+            // The neighbours of the current weights, one at a time (each built
+            // from the weights as they are after the gains before it): every
+            // weight up and down by `step`, then every Shrine cap.
+            for k in 0..24 {
+                let mut c = w;
+                let d = if k % 2 == 0 { step } else { -step };
+                match k / 2 {
+                    0 => c.group[0] += d,
+                    1 => c.group[1] += d,
+                    2 => c.group[2] += d,
+                    3 => c.pool += d,
+                    4 => c.held_match += d,
+                    5 => c.held_new += d,
+                    6 => c.height += d,
+                    7 => c.free += d,
+                    8 => c.summon += d,
+                    9 => c.discard += d,
+                    _ => c.pool_cap = (k - 19) as u8, // k = 20..23: caps 1..4
                 }
-            }
-            for cap in [1u8, 2, 3, 4] {
-                let c = Weights { pool_cap: cap, ..w };
                 let m = mean_score(&c, games, 1);
                 if m > best + margin {
                     best = m;

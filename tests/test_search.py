@@ -423,19 +423,23 @@ def late_positions(seeds):
             g.apply(agents[g.current_player].act(g))
 
 
-def test_twin_and_rust_agree_on_late_game_positions():
+def twin_agrees(seeds, at_least):
     """Late-game positions from real games: where a long Rust search (random
-    rollouts, as the twin) is decisive (>= 90% of the visits on one action),
-    the twin picks the same action."""
+    rollouts and no widening, as the twin's defaults) is decisive (>= 90% of
+    the visits on one action), the twin picks the same action."""
     decisive = 0
-    for seed, g in late_positions(range(10)):
+    for seed, g in late_positions(seeds):
         rust = MCTSAgent(iterations=20_000, seed=1, rollout="random", widening=None).search(g)
         if rust.visits[rust.action] < 0.9 * rust.iterations:
             continue
         decisive += 1
         twin = PyMCTSAgent(iterations=2000, seed=1).search(g)
         assert twin.action == rust.action, (seed, g.to_json())
-    assert decisive >= 4
+    assert decisive >= at_least
+
+
+def test_twin_and_rust_agree_on_late_game_positions():
+    twin_agrees(range(10), at_least=4)
 
 
 def test_twin_over_both_engines_is_identical():
@@ -996,13 +1000,4 @@ def test_mcts_solo_beats_greedy_by_far():
 
 @pytest.mark.slow
 def test_twin_and_rust_agree_on_more_late_game_positions():
-    """As the fast agreement test, over more games."""
-    decisive = 0
-    for seed, g in late_positions(range(10, 40)):
-        rust = MCTSAgent(iterations=20_000, seed=1, rollout="random", widening=None).search(g)
-        if rust.visits[rust.action] < 0.9 * rust.iterations:
-            continue
-        decisive += 1
-        twin = PyMCTSAgent(iterations=2000, seed=1).search(g)
-        assert twin.action == rust.action, (seed, g.to_json())
-    assert decisive >= 10
+    twin_agrees(range(10, 40), at_least=10)
