@@ -4,6 +4,8 @@
 //! draws from `SplitMix64::stream(s + k, AGENTS)`, so results do not depend on
 //! the number of threads.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use crate::action::ActionList;
 use crate::agents::{greedy_action, random_action};
 use crate::error::Error;
@@ -67,7 +69,17 @@ pub fn play_one(players: usize, layout: &Layout, seed: u64, policy: Policy, rule
 }
 
 /// Play `out.len()` games (game `k` seeded `seed + k`) on `threads` threads.
-pub fn playouts(players: usize, seed: u64, policy: Policy, rules: Rules, threads: usize, out: &mut [Outcome]) -> Result<(), Error> {
+/// Setting `stop` ends the run after the games in hand (the rest of `out` is
+/// then left as it was).
+pub fn playouts(
+    players: usize,
+    seed: u64,
+    policy: Policy,
+    rules: Rules,
+    threads: usize,
+    out: &mut [Outcome],
+    stop: &AtomicBool,
+) -> Result<(), Error> {
     if !(1..=MAX_PLAYERS).contains(&players) {
         return Err(Error::Setup(format!("players must be 1 (solo) to 4; got {players}")));
     }
@@ -79,6 +91,9 @@ pub fn playouts(players: usize, seed: u64, policy: Policy, rules: Rules, threads
             let layout = &layout;
             scope.spawn(move || {
                 for (i, o) in part.iter_mut().enumerate() {
+                    if stop.load(Ordering::Relaxed) {
+                        return;
+                    }
                     let k = (t * chunk + i) as u64;
                     *o = play_one(players, layout, seed.wrapping_add(k), policy, rules);
                 }
@@ -96,8 +111,8 @@ mod tests {
     fn thread_count_does_not_change_results() {
         let mut a = vec![Outcome::default(); 37];
         let mut b = a.clone();
-        playouts(3, 5, Policy::Random, Rules::default(), 1, &mut a).unwrap();
-        playouts(3, 5, Policy::Random, Rules::default(), 4, &mut b).unwrap();
+        playouts(3, 5, Policy::Random, Rules::default(), 1, &mut a, &AtomicBool::new(false)).unwrap();
+        playouts(3, 5, Policy::Random, Rules::default(), 4, &mut b, &AtomicBool::new(false)).unwrap();
         assert_eq!(a, b);
         assert!(a.iter().all(|o| o.decisions > 0 && o.winners != 0));
     }

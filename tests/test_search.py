@@ -836,7 +836,7 @@ def test_cli_rejects_bad_arguments(argv, capsys):
 
 # ---------------------------------------------------------------- Ctrl-C
 
-@pytest.mark.parametrize("what", ["search", "arena"])
+@pytest.mark.parametrize("what", ["search", "arena", "playouts"])
 def test_ctrl_c_stops_long_rust_calls(what):
     """Long Rust calls answer Ctrl-C within a fraction of a second and raise
     KeyboardInterrupt (the search and the arena watch a stop flag)."""
@@ -850,8 +850,10 @@ def test_ctrl_c_stops_long_rust_calls(what):
         with pytest.raises(KeyboardInterrupt):
             if what == "search":
                 MCTSAgent(time_limit=30, seed=1).search(dc.Game(players=2, seed=1))
-            else:
+            elif what == "arena":
                 dc.arena(["mcts:iterations=100000", "greedy"], 50, seed=0, threads=2)
+            else:
+                dc.playouts(10**7, players=2, seed=0, threads=2)
     finally:
         timer.cancel()
     assert time.perf_counter() - start < 1.5
@@ -1001,3 +1003,13 @@ def test_mcts_solo_beats_greedy_by_far():
 @pytest.mark.slow
 def test_twin_and_rust_agree_on_more_late_game_positions():
     twin_agrees(range(10, 40), at_least=10)
+
+
+@pytest.mark.parametrize("n_games", [2**62, 10**11])
+def test_playouts_too_large_is_a_clean_error(n_games):
+    """Sizes that cannot fit in memory raise MemoryError before any work,
+    instead of aborting the interpreter."""
+    with pytest.raises(MemoryError):
+        dc.playouts(n_games, players=2, seed=0, threads=1)
+    with pytest.raises(ValueError):
+        dc.playouts(10, players=2, threads=10**6)

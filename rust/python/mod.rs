@@ -905,23 +905,34 @@ fn playouts<'py>(
     if !(1..=4).contains(&players) {
         return Err(PyValueError::new_err(format!("players must be 1 (solo) to 4; got {players}")));
     }
-    if threads == Some(0) {
-        return Err(PyValueError::new_err("threads must be at least 1"));
+    if threads.is_some_and(|t| !(1..=crate::arena::MAX_THREADS).contains(&t)) {
+        return Err(PyValueError::new_err(format!("threads must be 1 to {}", crate::arena::MAX_THREADS)));
     }
     let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
     let rules = rules.map(CoreRules::from).unwrap_or_default();
-    let mut out = vec![Outcome::default(); n_games];
-    py.detach(|| run(players, seed, policy, rules, threads, &mut out)).map_err(setup_err)?;
+    // Every buffer is reserved before any work, so a size that does not fit
+    // in memory is a MemoryError, not an abort.
+    let too_big = |_| pyo3::exceptions::PyMemoryError::new_err(format!("{n_games} games do not fit in memory"));
+    let cells = n_games.checked_mul(players).ok_or_else(|| PyValueError::new_err(format!("n_games {n_games} is too large")))?;
+    let mut out: Vec<Outcome> = Vec::new();
+    out.try_reserve_exact(n_games).map_err(too_big)?;
+    out.resize(n_games, Outcome::default());
+    let mut scores: Vec<i32> = Vec::new();
+    let mut winners: Vec<bool> = Vec::new();
+    let mut lengths: Vec<i32> = Vec::new();
+    scores.try_reserve_exact(cells).map_err(too_big)?;
+    winners.try_reserve_exact(cells).map_err(too_big)?;
+    lengths.try_reserve_exact(n_games).map_err(too_big)?;
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    search::interruptible(py, &stop, || run(players, seed, policy, rules, threads, &mut out, &stop), |_| Ok(()))?.map_err(setup_err)?;
     let width = players;
-    let mut scores = Vec::with_capacity(n_games * width);
-    let mut winners = Vec::with_capacity(n_games * width);
     for o in &out {
         for p in 0..width {
             scores.push(o.scores[p] as i32);
             winners.push(o.winners & (1 << p) != 0);
         }
     }
-    let lengths: Vec<i32> = out.iter().map(|o| o.decisions as i32).collect();
+    lengths.extend(out.iter().map(|o| o.decisions as i32));
     let scores = PyArray1::from_vec(py, scores).reshape([n_games, width])?;
     let winners = PyArray1::from_vec(py, winners).reshape([n_games, width])?;
     let lengths = PyArray1::from_vec(py, lengths);

@@ -222,7 +222,7 @@ pub fn arena<'py>(
 /// wakes every 100 ms to call `tick` and to check for Ctrl-C. An error from
 /// either sets `stop` (which `work` must watch), waits for `work` to return and
 /// is raised; so long Rust calls answer Ctrl-C within a fraction of a second.
-fn interruptible<'py, T: Send>(
+pub(super) fn interruptible<'py, T: Send>(
     py: Python<'py>,
     stop: &AtomicBool,
     work: impl FnOnce() -> T + Send,
