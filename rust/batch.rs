@@ -7,6 +7,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::action::ActionList;
+use crate::arena::{play_game, AgentSpec};
 use crate::agents::{greedy_action, random_action};
 use crate::error::Error;
 use crate::layout::Layout;
@@ -16,20 +17,24 @@ use crate::state::{seeded_deal, Rules, State, MAX_PLAYERS};
 const AGENTS: u64 = 3;
 
 /// A built-in policy for every seat.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[allow(clippy::large_enum_variant)] // one per batch: size does not matter
 pub enum Policy {
     Random,
     Greedy,
     Dragon,
+    /// Any other agent spec (`mcts:...`), played as the arena plays it.
+    Agent(AgentSpec),
 }
 
 impl Policy {
+    /// `random`, `greedy`, `dragon`, or any agent spec of [`AgentSpec::parse`].
     pub fn parse(name: &str) -> Result<Policy, Error> {
         match name {
             "random" => Ok(Policy::Random),
             "greedy" => Ok(Policy::Greedy),
             "dragon" => Ok(Policy::Dragon),
-            _ => Err(Error::Setup(format!("unknown agent {name:?} (random, greedy, dragon)"))),
+            _ => AgentSpec::parse(name).map(Policy::Agent),
         }
     }
 }
@@ -43,7 +48,11 @@ pub struct Outcome {
 }
 
 /// Play game `k` of a batch to the end.
-pub fn play_one(players: usize, layout: &Layout, seed: u64, policy: Policy, rules: Rules) -> Outcome {
+pub fn play_one(players: usize, layout: &Layout, seed: u64, policy: Policy, rules: Rules, stop: &AtomicBool) -> Outcome {
+    if let Policy::Agent(spec) = policy {
+        let g = play_game(&[spec; MAX_PLAYERS][..players], layout, rules, seed, stop);
+        return Outcome { scores: g.scores, winners: g.winners, decisions: g.decisions.iter().sum() };
+    }
     let game_seed = seed;
     let deal = seeded_deal(game_seed);
     // The layout and deal are valid by construction, so this cannot fail.
@@ -56,6 +65,7 @@ pub fn play_one(players: usize, layout: &Layout, seed: u64, policy: Policy, rule
             Policy::Random => random_action(&s, &mut rng, &mut buf),
             Policy::Greedy => greedy_action(&s, &mut rng),
             Policy::Dragon => s.dragon_action(),
+            Policy::Agent(_) => None, // played above
         };
         let Some(a) = a else { break };
         s.apply_unchecked(a);
@@ -95,7 +105,7 @@ pub fn playouts(
                         return;
                     }
                     let k = (t * chunk + i) as u64;
-                    *o = play_one(players, layout, seed.wrapping_add(k), policy, rules);
+                    *o = play_one(players, layout, seed.wrapping_add(k), policy, rules, stop);
                 }
             });
         }

@@ -68,6 +68,12 @@ def _compare(players: int, seed: int, tensors_every: int) -> Divergence | None:
             return diverged(step, f"observation({seat}) differs in {keys}", {k: oa.get(k) for k in keys}, {k: ob.get(k) for k in keys})
         if step % tensors_every == 0 and not np.array_equal(rust.observation_tensor(seat), python.observation_tensor(seat)):
             return diverged(step, f"observation_tensor({seat})", "", "")
+        if step % tensors_every == 1:
+            # The re-deal of the covered tiles (public information and the seed only).
+            dseed = seed * 7919 + step
+            da, db = rust.determinize(dseed).to_json(), python.determinize(dseed).to_json()
+            if da != db:
+                return diverged(step, "determinize", json.loads(da)["deal"], json.loads(db)["deal"])
         if rust.is_over != python.is_over:
             return diverged(step, "is_over", rust.is_over, python.is_over)
         if rust.is_over:
@@ -81,6 +87,7 @@ def _compare(players: int, seed: int, tensors_every: int) -> Divergence | None:
         ("winners", rust.winners(), python.winners()),
         ("breakdowns", [rust.score_breakdown(p) for p in range(players)], [python.score_breakdown(p) for p in range(players)]),
         ("to_json", rust.to_json(), python.to_json()),
+        ("returns", rust.returns(), python.returns()),
     ):
         if x != y:
             return diverged(step, what, x, y)

@@ -358,7 +358,7 @@ def test_batch_playouts_are_seeded_and_thread_independent():
     assert solo.shape == (10, 1)
     greedy, gw, _ = dc.playouts(20, players=4, agent="greedy")
     assert greedy.shape == (20, 4) and gw.any(axis=1).all()
-    for bad in ({"players": 5}, {"agent": "mcts"}, {"threads": 0}):
+    for bad in ({"players": 5}, {"agent": "nobody"}, {"agent": "mcts:bogus=1"}, {"threads": 0}):
         with pytest.raises(ValueError):
             dc.playouts(5, **bad)
 

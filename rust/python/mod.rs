@@ -886,7 +886,9 @@ fn random_action(py: Python<'_>, game: PyRef<'_, PyGame>, seed: u64) -> Option<P
 /// Play ``n_games`` whole games in Rust threads with the GIL released.
 ///
 /// Game ``k`` is dealt with seed ``seed + k``; results do not depend on
-/// ``threads`` (default: every core). Returns ``(scores, winners, lengths)``:
+/// ``threads`` (default: every core). ``agent`` plays every seat: ``random``,
+/// ``greedy``, ``dragon`` or any agent spec (``mcts:iterations=500``, as the
+/// arena takes them). Returns ``(scores, winners, lengths)``:
 /// int32 ``(n_games, players)``, bool ``(n_games, players)`` (shared wins have
 /// several), int32 ``(n_games,)`` decisions per game.
 #[pyfunction]
