@@ -15,7 +15,7 @@ use crate::error::Error;
 use crate::layout::Layout;
 use crate::rng::SplitMix64;
 use crate::search::dragon_castle::default_exploration;
-use crate::search::{self, Config, Reward, Rollout, Tree};
+use crate::search::{self, Config, Reward, Rollout, Tree, DEFAULT_ITERATIONS, MAX_THREADS};
 use crate::state::{seeded_deal, Rules, State, MAX_PLAYERS};
 
 const AGENT_STREAM: u64 = 0xA6E7;
@@ -61,7 +61,7 @@ impl AgentSpec {
                 let mut cfg = Config { iterations: None, ..Config::default() };
                 let mut exploration = None;
                 let mut epsilon = 0.0f32;
-                let mut rollout = "tuned";
+                let mut rollout = "tuned".to_string();
                 let mut reuse = false;
                 for (k, v) in pairs {
                     let num = |v: &str| v.parse::<f64>().map_err(|_| bad(format!("{k} must be a number, got {v:?}")));
@@ -71,21 +71,8 @@ impl AgentSpec {
                         "time" | "time_limit" => cfg.time_limit = Some(num(v)?),
                         "threads" => cfg.threads = int(v)? as usize,
                         "c" | "exploration" => exploration = Some(num(v)?),
-                        "reward" => {
-                            cfg.reward = match v {
-                                "win" => Reward::Win,
-                                "margin" => Reward::Margin,
-                                _ => return Err(bad(format!("reward is win or margin, got {v:?}"))),
-                            }
-                        }
-                        "rollout" => {
-                            rollout = match v {
-                                "random" => "random",
-                                "greedy" => "greedy",
-                                "tuned" => "tuned",
-                                _ => return Err(bad(format!("rollout is random, greedy or tuned, got {v:?}"))),
-                            }
-                        }
+                        "reward" => cfg.reward = Reward::parse(v).map_err(bad)?,
+                        "rollout" => rollout = v.to_string(),
                         "epsilon" => epsilon = num(v)? as f32,
                         "depth" | "rollout_depth" => cfg.rollout_depth = Some(int(v)?.min(u32::MAX as u64) as u32),
                         "reuse" | "reuse_tree" => {
@@ -101,13 +88,9 @@ impl AgentSpec {
                     }
                 }
                 if cfg.iterations.is_none() && cfg.time_limit.is_none() {
-                    cfg.iterations = Some(1000);
+                    cfg.iterations = Some(DEFAULT_ITERATIONS);
                 }
-                cfg.rollout = match rollout {
-                    "random" => Rollout::Random,
-                    "greedy" => Rollout::greedy(epsilon),
-                    _ => Rollout::tuned(epsilon),
-                };
+                cfg.rollout = Rollout::parse(&rollout, epsilon).map_err(bad)?;
                 cfg.exploration = exploration.unwrap_or_else(|| default_exploration(false, cfg.reward));
                 search::check(&cfg).map_err(bad)?;
                 Ok(AgentSpec::Mcts { config: cfg, reuse, exploration })
@@ -242,8 +225,6 @@ pub fn run(
     Ok(played.into_iter().map(|(_, g)| g).collect())
 }
 
-/// Threads an arena may use.
-pub const MAX_THREADS: usize = 256;
 
 #[cfg(test)]
 mod tests {

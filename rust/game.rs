@@ -144,10 +144,6 @@ impl Game {
     pub fn history_len(&self) -> usize {
         self.actions.len()
     }
-    /// How many actions [`Game::undo`] can still revert.
-    pub fn undo_depth(&self) -> usize {
-        self.undo.len()
-    }
 
     /// Apply a player's action; in solo the Dragon's turn that follows is played
     /// too and recorded after it.

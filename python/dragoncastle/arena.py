@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+import statistics
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Sequence
@@ -97,8 +98,8 @@ class ArenaResult:
             per_move = _per_move(self.seconds_per_move()[i])
             if self.players == 1:
                 scores = [g["scores"][0] for g in self.games]
-                mean = sum(scores) / max(n, 1)
-                sd = math.sqrt(sum((s - mean) ** 2 for s in scores) / (n - 1)) if n > 1 else 0.0
+                mean = statistics.mean(scores) if scores else 0.0
+                sd = statistics.stdev(scores) if n > 1 else 0.0
                 lines.append(f"{name:<28} {mean:>11.2f} {sd:>6.2f} {per_move:>10}")
                 continue
             lo, hi = wilson(per[i]["wins"], n)

@@ -11,7 +11,7 @@ prints solo scores and the rank histogram.
 from __future__ import annotations
 
 import argparse
-import math
+import statistics
 import sys
 from typing import Any, Sequence
 
@@ -130,10 +130,6 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
-RANKS = ("Student", "Devotee", "Master", "Grand Master", "Dragon", "Silver Dragon", "Gold Dragon", "Jade Dragon",
-         "Diamond Dragon")
-
-
 def cmd_solo(args: argparse.Namespace) -> int:
     if args.agent == "human":
         if args.games != 1:
@@ -153,17 +149,13 @@ def cmd_solo(args: argparse.Namespace) -> int:
     for g in result.games:
         print(f"seed {g['seed']}: score {g['scores'][0]}, rank {_core.solo_rank(g['scores'][0])}")
     if args.games > 1:
-        mean = sum(scores) / len(scores)
-        sd = math.sqrt(sum((s - mean) ** 2 for s in scores) / (len(scores) - 1))
-        moves = sum(g["decisions"][0] for g in result.games)
-        secs = sum(g["seconds"][0] for g in result.games)
-        print(f"{args.games} games: mean {mean:.2f}, sd {sd:.2f}, min {min(scores)}, max {max(scores)}, "
-              f"{1000 * secs / max(moves, 1):.2f} ms per move")
+        print(f"{args.games} games: mean {statistics.mean(scores):.2f}, sd {statistics.stdev(scores):.2f}, "
+              f"min {min(scores)}, max {max(scores)}, {1000 * result.seconds_per_move()[0]:.2f} ms per move")
         print("ranks:")
-        counts = {r: 0 for r in RANKS}
-        for sc in scores:
-            counts[_core.solo_rank(sc)] += 1
-        for rank, k in counts.items():
+        # Ranks in the order of the core's table (lowest first).
+        order = list(dict.fromkeys(_core.solo_rank(s) for s in range(max(max(scores), 60) + 1)))
+        for rank in order:
+            k = sum(1 for sc in scores if _core.solo_rank(sc) == rank)
             if k:
                 print(f"  {rank:<15} {k:>5}  {'#' * max(1, round(40 * k / args.games))}")
     return 0

@@ -907,8 +907,8 @@ fn playouts<'py>(
     if !(1..=4).contains(&players) {
         return Err(PyValueError::new_err(format!("players must be 1 (solo) to 4; got {players}")));
     }
-    if threads.is_some_and(|t| !(1..=crate::arena::MAX_THREADS).contains(&t)) {
-        return Err(PyValueError::new_err(format!("threads must be 1 to {}", crate::arena::MAX_THREADS)));
+    if threads.is_some_and(|t| !(1..=crate::search::MAX_THREADS).contains(&t)) {
+        return Err(PyValueError::new_err(format!("threads must be 1 to {}", crate::search::MAX_THREADS)));
     }
     let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
     let rules = rules.map(CoreRules::from).unwrap_or_default();

@@ -48,18 +48,9 @@ impl PyMcts {
         max_nodes: usize,
         widening: Option<f64>,
     ) -> PyResult<Self> {
-        let reward = match reward {
-            "win" => Reward::Win,
-            "margin" => Reward::Margin,
-            _ => return Err(PyValueError::new_err(format!("reward must be 'win' or 'margin'; got {reward:?}"))),
-        };
-        let rollout = match rollout {
-            "random" => Rollout::Random,
-            "greedy" => Rollout::greedy(epsilon as f32),
-            "tuned" => Rollout::tuned(epsilon as f32),
-            _ => return Err(PyValueError::new_err(format!("rollout must be 'random', 'greedy' or 'tuned'; got {rollout:?}"))),
-        };
-        let iterations = if iterations.is_none() && time_limit.is_none() { Some(1000) } else { iterations };
+        let reward = Reward::parse(reward).map_err(PyValueError::new_err)?;
+        let rollout = Rollout::parse(rollout, epsilon as f32).map_err(PyValueError::new_err)?;
+        let iterations = if iterations.is_none() && time_limit.is_none() { Some(search::DEFAULT_ITERATIONS) } else { iterations };
         let cfg = Config {
             iterations,
             time_limit,
@@ -74,9 +65,6 @@ impl PyMcts {
             widening,
         };
         search::check(&cfg).map_err(PyValueError::new_err)?;
-        if !(0.0..=1.0).contains(&epsilon) {
-            return Err(PyValueError::new_err(format!("epsilon must be in [0, 1]; got {epsilon}")));
-        }
         Ok(PyMcts { cfg, exploration, reuse: reuse_tree, tree: None })
     }
 
@@ -148,15 +136,10 @@ pub fn agent_spec<'py>(py: Python<'py>, text: &str) -> PyResult<(String, Bound<'
             d.set_item("time_limit", c.time_limit)?;
             d.set_item("threads", c.threads)?;
             d.set_item("exploration", exploration)?;
-            d.set_item("reward", if c.reward == Reward::Win { "win" } else { "margin" })?;
-            let (rollout, epsilon) = match c.rollout {
-                Rollout::Random => ("random", 0.0),
-                Rollout::Policy { epsilon, weights } => {
-                    (if weights == crate::agents::Weights::GREEDY { "greedy" } else { "tuned" }, epsilon as f64)
-                }
-            };
+            d.set_item("reward", c.reward.name())?;
+            let (rollout, epsilon) = c.rollout.name();
             d.set_item("rollout", rollout)?;
-            d.set_item("epsilon", epsilon)?;
+            d.set_item("epsilon", epsilon as f64)?;
             d.set_item("rollout_depth", c.rollout_depth)?;
             d.set_item("reuse_tree", reuse)?;
             d.set_item("max_nodes", c.max_nodes)?;

@@ -7,7 +7,6 @@ use crate::agents::heuristic as policy;
 use crate::agents::greedy_value;
 use crate::rng::SplitMix64;
 use crate::state::State;
-use crate::tile::Tile;
 
 /// Solo utility: final score / 100, as `Game.returns()`; 55 points is 0.55.
 pub const SOLO_SCALE: f64 = crate::state::score::SOLO_RETURN_SCALE;
@@ -39,9 +38,6 @@ impl SearchGame for State {
     fn seat_to_move(&self) -> usize {
         self.current_player()
     }
-    fn seats(&self) -> usize {
-        self.seats()
-    }
     #[inline]
     fn is_over(&self) -> bool {
         State::is_over(self)
@@ -59,32 +55,13 @@ impl SearchGame for State {
     /// them out in code order, then shuffle, so that the result depends on the
     /// seed and the public information only, never on the true order.
     fn determinize(&self, rng: &mut SplitMix64) -> State {
-        let mut s = *self;
-        let mut slots = [0u8; Tile::TOTAL];
-        let mut count = [0u8; Tile::SYMBOLS];
-        let mut n = 0;
-        for i in self.castle.hidden_slots() {
-            slots[n] = i as u8;
-            count[self.castle.slot(i).index() as usize] += 1;
-            n += 1;
-        }
-        let mut tiles = [Tile::from_index_unchecked(0); Tile::TOTAL];
-        let mut k = 0;
-        for (t, &c) in count.iter().enumerate() {
-            for _ in 0..c {
-                tiles[k] = Tile::from_index_unchecked(t as u8);
-                k += 1;
+        // Fisher–Yates with the fast bounded draw: not the documented deal
+        // procedure, which only `determinize(seed)` must reproduce.
+        self.redeal_covered(|tiles| {
+            for i in (1..tiles.len()).rev() {
+                tiles.swap(i, rng.pick(i + 1));
             }
-        }
-        for i in (1..n).rev() {
-            let j = rng.pick(i + 1);
-            tiles.swap(i, j);
-        }
-        for j in 0..n {
-            s.castle.set_slot(slots[j] as usize, tiles[j]);
-        }
-        s.castle.refresh_tops();
-        s
+        })
     }
 
     fn prior(&self, m: Action) -> f64 {
@@ -114,13 +91,18 @@ impl SearchGame for State {
     }
 }
 
-/// Utilities of a finished game; see [`Reward`].
+/// Utilities of a finished game; see [`Reward`]. The win reward (and solo)
+/// is the game's own [`State::returns`].
 pub fn utilities(s: &State, reward: Reward, out: &mut [f64; MAX_SEATS]) {
+    if reward == Reward::Win || s.is_solo() {
+        *out = s.returns();
+        return;
+    }
     let mut scores = [0f64; MAX_SEATS];
     for (p, v) in scores.iter_mut().enumerate().take(s.players()) {
         *v = s.score(p) as f64;
     }
-    from_scores(s, reward, &scores, Some(s.winners_mask()), out);
+    from_scores(s, reward, &scores, out);
 }
 
 /// A static estimate for a cut-off rollout: the greedy evaluation (score plus
@@ -130,26 +112,20 @@ pub fn estimate(s: &State, reward: Reward, out: &mut [f64; MAX_SEATS]) {
     for (p, v) in values.iter_mut().enumerate().take(s.players()) {
         *v = greedy_value(s, p);
     }
-    from_scores(s, reward, &values, None, out);
+    from_scores(s, reward, &values, out);
 }
 
-fn from_scores(s: &State, reward: Reward, scores: &[f64; MAX_SEATS], winners: Option<u8>, out: &mut [f64; MAX_SEATS]) {
+/// Utilities from (final or estimated) scores: solo and margin as in
+/// [`Reward`]; for the win reward, a softmax of the estimates.
+fn from_scores(s: &State, reward: Reward, scores: &[f64; MAX_SEATS], out: &mut [f64; MAX_SEATS]) {
     *out = [0.0; MAX_SEATS];
     let n = s.players();
     if s.is_solo() {
         out[0] = (scores[0] / SOLO_SCALE).clamp(0.0, 1.0);
         return;
     }
-    match (reward, winners) {
-        (Reward::Win, Some(mask)) => {
-            let k = mask.count_ones() as f64;
-            for (p, o) in out.iter_mut().enumerate().take(n) {
-                if mask & (1 << p) != 0 {
-                    *o = 1.0 / k;
-                }
-            }
-        }
-        (Reward::Win, None) => {
+    match reward {
+        Reward::Win => {
             let top = scores[..n].iter().copied().fold(f64::NEG_INFINITY, f64::max);
             let mut total = 0.0;
             for p in 0..n {
@@ -160,7 +136,7 @@ fn from_scores(s: &State, reward: Reward, scores: &[f64; MAX_SEATS], winners: Op
                 *o /= total;
             }
         }
-        (Reward::Margin, _) => {
+        Reward::Margin => {
             for p in 0..n {
                 let best_other = (0..n).filter(|&q| q != p).map(|q| scores[q]).fold(f64::NEG_INFINITY, f64::max);
                 out[p] = (0.5 + (scores[p] - best_other) / (2.0 * MARGIN_SCALE)).clamp(0.0, 1.0);

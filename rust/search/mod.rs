@@ -34,7 +34,6 @@ pub trait SearchGame: Copy + Send + Sync {
 
     fn move_index(m: Self::Move) -> usize;
     fn seat_to_move(&self) -> usize;
-    fn seats(&self) -> usize;
     fn is_over(&self) -> bool;
     /// The legal moves, in a deterministic order.
     fn legal_moves(&self, out: &mut Self::Moves);
@@ -70,7 +69,45 @@ pub enum Rollout {
     Policy { epsilon: f32, weights: policy::Weights },
 }
 
+impl Reward {
+    /// `win` or `margin`.
+    pub fn parse(name: &str) -> Result<Reward, String> {
+        match name {
+            "win" => Ok(Reward::Win),
+            "margin" => Ok(Reward::Margin),
+            _ => Err(format!("reward is 'win' or 'margin'; got {name:?}")),
+        }
+    }
+    pub const fn name(self) -> &'static str {
+        match self {
+            Reward::Win => "win",
+            Reward::Margin => "margin",
+        }
+    }
+}
+
 impl Rollout {
+    /// `random`, `greedy` or `tuned`, with `epsilon` in [0, 1] (a random
+    /// rollout has no use for it).
+    pub fn parse(name: &str, epsilon: f32) -> Result<Rollout, String> {
+        if !(0.0..=1.0).contains(&epsilon) {
+            return Err(format!("epsilon must be in [0, 1]; got {epsilon}"));
+        }
+        match name {
+            "random" => Ok(Rollout::Random),
+            "greedy" => Ok(Rollout::greedy(epsilon)),
+            "tuned" => Ok(Rollout::tuned(epsilon)),
+            _ => Err(format!("rollout is 'random', 'greedy' or 'tuned'; got {name:?}")),
+        }
+    }
+    /// The name [`Rollout::parse`] takes, and the epsilon.
+    pub fn name(&self) -> (&'static str, f32) {
+        match *self {
+            Rollout::Random => ("random", 0.0),
+            Rollout::Policy { epsilon, weights } if weights == policy::Weights::GREEDY => ("greedy", epsilon),
+            Rollout::Policy { epsilon, .. } => ("tuned", epsilon),
+        }
+    }
     /// The greedy agent's evaluation (`docs/agents.md`).
     pub const fn greedy(epsilon: f32) -> Rollout {
         Rollout::Policy { epsilon, weights: policy::Weights::GREEDY }
@@ -111,7 +148,7 @@ pub struct Config {
 impl Default for Config {
     fn default() -> Self {
         Config {
-            iterations: Some(1000),
+            iterations: Some(DEFAULT_ITERATIONS),
             time_limit: None,
             threads: 1,
             seed: 0,
@@ -176,8 +213,12 @@ impl<'a> Budget<'a> {
     }
 }
 
+/// Iterations per search when neither budget is given.
+pub const DEFAULT_ITERATIONS: u64 = 1000;
 /// The longest time limit accepted: a day.
 pub const MAX_TIME_LIMIT: f64 = 86_400.0;
+/// Threads a search (or an arena, or a batch) may use.
+pub const MAX_THREADS: usize = 256;
 /// Bounds of `max_nodes`: room for every root move, and node ids in 31 bits.
 pub const MIN_NODES: usize = 1024;
 pub const MAX_NODES: usize = 1 << 31;
@@ -195,8 +236,8 @@ pub fn check(cfg: &Config) -> Result<(), String> {
             return Err(format!("time_limit must be a number of seconds in (0, {MAX_TIME_LIMIT}]; got {t}"));
         }
     }
-    if !(1..=256).contains(&cfg.threads) {
-        return Err(format!("threads must be 1 to 256; got {}", cfg.threads));
+    if !(1..=MAX_THREADS).contains(&cfg.threads) {
+        return Err(format!("threads must be 1 to {MAX_THREADS}; got {}", cfg.threads));
     }
     if !(cfg.exploration.is_finite() && cfg.exploration >= 0.0) {
         return Err(format!("exploration must be a number >= 0; got {}", cfg.exploration));
@@ -219,18 +260,13 @@ pub fn check(cfg: &Config) -> Result<(), String> {
 /// result depends only on the position's public information and the config.
 /// A position with a single legal move returns it without searching.
 pub fn search<G: SearchGame>(root: &G, cfg: &Config) -> SearchResult<G::Move> {
-    search_reusing(root, cfg, None).0
+    search_until(root, cfg, None, None).0
 }
 
 /// [`search`], continuing from `reuse` (a tree re-rooted at this position with
-/// [`Tree::advance`]) when given and `threads == 1`; returns the first tree, for
-/// the next move.
-pub fn search_reusing<G: SearchGame>(root: &G, cfg: &Config, reuse: Option<Tree<G::Move>>) -> (SearchResult<G::Move>, Option<Tree<G::Move>>) {
-    search_until(root, cfg, reuse, None)
-}
-
-/// [`search_reusing`] that also ends, early, when `stop` becomes true (checked
-/// every 8 iterations): the result then reflects the iterations done.
+/// [`Tree::advance`]) when given and `threads == 1`, and ending early when
+/// `stop` becomes true (checked every 8 iterations; the result then reflects
+/// the iterations done). Returns the first tree too, for the next move.
 pub fn search_until<G: SearchGame>(
     root: &G,
     cfg: &Config,

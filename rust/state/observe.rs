@@ -56,6 +56,14 @@ impl State {
     /// SplitMix64(seed) (`docs/seeding.md`). Sorting first makes the copy depend
     /// on the public multiset of covered tiles only, never on their true order.
     pub fn determinize(&self, seed: u64) -> State {
+        self.redeal_covered(|tiles| SplitMix64::new(seed).shuffle(tiles))
+    }
+
+    /// A copy whose covered tiles, laid out in code order, are permuted by
+    /// `shuffle` and put back on the covered positions in dealing order. Both
+    /// `determinize` and the search's own re-deal go through here, so neither
+    /// can see the true order of the covered tiles.
+    pub(crate) fn redeal_covered(&self, shuffle: impl FnOnce(&mut [Tile])) -> State {
         let mut s = *self;
         let mut slots = [0u8; Tile::TOTAL];
         let mut tiles = [Tile::from_index_unchecked(0); Tile::TOTAL];
@@ -66,7 +74,7 @@ impl State {
             n += 1;
         }
         tiles[..n].sort_unstable();
-        SplitMix64::new(seed).shuffle(&mut tiles[..n]);
+        shuffle(&mut tiles[..n]);
         for k in 0..n {
             s.castle.set_slot(slots[k] as usize, tiles[k]);
         }

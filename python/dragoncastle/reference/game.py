@@ -408,11 +408,9 @@ class Game:
             raise IndexError("undo: no action to undo")
         if len(mine) <= self._undo_floor:
             raise IndexError("undo: this copy was made with clone(history=False) and cannot undo past that point")
-        floor = self._undo_floor
         self._start()
         for action in mine[:-1]:
             self.apply(action)
-        self._undo_floor = floor
         return mine[-1]
 
     # ------------------------------------------------------------ solo
