@@ -10,13 +10,22 @@
 //! | 178        | `Summon`                                 |
 //! | 179        | `Done`                                   |
 //! | 180..350   | `Spirit { card, pay }`: 180 + card * 17 + pay, pay 0..16 a cell, 16 a Shrine |
-//! | 350..1024  | reserved for Spirit follow-up decisions  |
+//! | 350..494   | `Destroy(space)` (Spirit of Destruction) |
+//! | 494..510   | `Flip(cell)` (Wind)                      |
+//! | 510..526   | `ShrineFrom(cell)` (Wind)                |
+//! | 526..542   | `ShrineTo(cell)` (Wind)                  |
+//! | 542..558   | `MoveFrom(cell)` (Strength)              |
+//! | 558..574   | `MoveTo(cell)` (Strength)                |
+//! | 574..590   | `Set(cell)` (Beauty, Cunning)            |
+//! | 590..686   | `Change { cell, ty }`: 590 + cell * 6 + type |
+//! | 686..1024  | reserved                                 |
 
 use std::fmt;
 
 use crate::error::Error;
 use crate::layout::{MAX_COLS, MAX_ROWS, SPACES};
 use crate::realm::{CELLS, SIDE};
+use crate::tile::TileType;
 
 pub const NUM_ACTIONS: usize = 1024;
 const PLACE0: u16 = SPACES as u16; // 144
@@ -28,7 +37,15 @@ const DONE: u16 = SUMMON + 1;
 const SPIRIT0: u16 = DONE + 1; // 180
 pub const SPIRIT_CARDS: usize = 10;
 const PAY_OPTIONS: u16 = CELLS as u16 + 1;
-const RESERVED0: u16 = SPIRIT0 + SPIRIT_CARDS as u16 * PAY_OPTIONS; // 350
+const DESTROY0: u16 = SPIRIT0 + SPIRIT_CARDS as u16 * PAY_OPTIONS; // 350
+const FLIP0: u16 = DESTROY0 + SPACES as u16; // 494
+const SHRINE_FROM0: u16 = FLIP0 + CELLS as u16; // 510
+const SHRINE_TO0: u16 = SHRINE_FROM0 + CELLS as u16; // 526
+const MOVE_FROM0: u16 = SHRINE_TO0 + CELLS as u16; // 542
+const MOVE_TO0: u16 = MOVE_FROM0 + CELLS as u16; // 558
+const SET0: u16 = MOVE_TO0 + CELLS as u16; // 574
+const CHANGE0: u16 = SET0 + CELLS as u16; // 590
+const RESERVED0: u16 = CHANGE0 + (CELLS * TileType::COUNT) as u16; // 686
 
 /// Spirit card names in card-index order (R-SPIRIT-2).
 pub const SPIRITS: [&str; SPIRIT_CARDS] =
@@ -44,6 +61,14 @@ pub enum ActionKind {
     Shrine,
     Done,
     Spirit,
+    Destroy,
+    Flip,
+    ShrineFrom,
+    ShrineTo,
+    MoveFrom,
+    MoveTo,
+    Set,
+    Change,
 }
 
 impl ActionKind {
@@ -57,6 +82,14 @@ impl ActionKind {
             ActionKind::Shrine => "SHRINE",
             ActionKind::Done => "DONE",
             ActionKind::Spirit => "SPIRIT",
+            ActionKind::Destroy => "DESTROY",
+            ActionKind::Flip => "FLIP",
+            ActionKind::ShrineFrom => "SHRINE_FROM",
+            ActionKind::ShrineTo => "SHRINE_TO",
+            ActionKind::MoveFrom => "MOVE_FROM",
+            ActionKind::MoveTo => "MOVE_TO",
+            ActionKind::Set => "SET",
+            ActionKind::Change => "CHANGE",
         }
     }
 }
@@ -76,6 +109,22 @@ pub enum Action {
     Done,
     /// Activate Spirit `card`, paying with a face-up tile (`Some(cell)`) or a Shrine.
     Spirit { card: u8, pay: Option<u8> },
+    /// Destruction: discard the Available top tile of a castle space.
+    Destroy(u8),
+    /// Wind: turn a face-up Realm tile face down.
+    Flip(u8),
+    /// Wind: lift the Shrine of a cell ...
+    ShrineFrom(u8),
+    /// ... and put it on this cell.
+    ShrineTo(u8),
+    /// Strength: lift the top tile of a cell ...
+    MoveFrom(u8),
+    /// ... and put it on this cell.
+    MoveTo(u8),
+    /// Beauty or Cunning: the group whose lowest cell this is.
+    Set(u8),
+    /// Change: treat the Special tile of `cell` as type `ty` (index in [`TileType::ALL`]).
+    Change { cell: u8, ty: u8 },
 }
 
 impl Action {
@@ -95,6 +144,14 @@ impl Action {
                 };
                 SPIRIT0 + card as u16 * PAY_OPTIONS + p
             }
+            Action::Destroy(s) => DESTROY0 + s as u16,
+            Action::Flip(c) => FLIP0 + c as u16,
+            Action::ShrineFrom(c) => SHRINE_FROM0 + c as u16,
+            Action::ShrineTo(c) => SHRINE_TO0 + c as u16,
+            Action::MoveFrom(c) => MOVE_FROM0 + c as u16,
+            Action::MoveTo(c) => MOVE_TO0 + c as u16,
+            Action::Set(c) => SET0 + c as u16,
+            Action::Change { cell, ty } => CHANGE0 + cell as u16 * TileType::COUNT as u16 + ty as u16,
         }
     }
 
@@ -111,12 +168,23 @@ impl Action {
             DISCARD => Action::Discard,
             SUMMON => Action::Summon,
             DONE => Action::Done,
-            _ if id < RESERVED0 => {
+            _ if id < DESTROY0 => {
                 let k = id - SPIRIT0;
                 let (card, p) = ((k / PAY_OPTIONS) as u8, k % PAY_OPTIONS);
                 Action::Spirit { card, pay: if p == CELLS as u16 { None } else { Some(p as u8) } }
             }
-            _ => return Err(Error::Parse(format!("action id {id} is reserved for Spirit follow-ups"))),
+            _ if id < FLIP0 => Action::Destroy((id - DESTROY0) as u8),
+            _ if id < SHRINE_FROM0 => Action::Flip((id - FLIP0) as u8),
+            _ if id < SHRINE_TO0 => Action::ShrineFrom((id - SHRINE_FROM0) as u8),
+            _ if id < MOVE_FROM0 => Action::ShrineTo((id - SHRINE_TO0) as u8),
+            _ if id < MOVE_TO0 => Action::MoveFrom((id - MOVE_FROM0) as u8),
+            _ if id < SET0 => Action::MoveTo((id - MOVE_TO0) as u8),
+            _ if id < CHANGE0 => Action::Set((id - SET0) as u8),
+            _ if id < RESERVED0 => {
+                let k = id - CHANGE0;
+                Action::Change { cell: (k / TileType::COUNT as u16) as u8, ty: (k % TileType::COUNT as u16) as u8 }
+            }
+            _ => return Err(Error::Parse(format!("action id {id} is reserved"))),
         })
     }
 
@@ -130,12 +198,22 @@ impl Action {
             Action::Summon => ActionKind::Summon,
             Action::Done => ActionKind::Done,
             Action::Spirit { .. } => ActionKind::Spirit,
+            Action::Destroy(_) => ActionKind::Destroy,
+            Action::Flip(_) => ActionKind::Flip,
+            Action::ShrineFrom(_) => ActionKind::ShrineFrom,
+            Action::ShrineTo(_) => ActionKind::ShrineTo,
+            Action::MoveFrom(_) => ActionKind::MoveFrom,
+            Action::MoveTo(_) => ActionKind::MoveTo,
+            Action::Set(_) => ActionKind::Set,
+            Action::Change { .. } => ActionKind::Change,
         }
     }
 
     /// Parse the text notation of `Display` (case-insensitive, spaces optional
     /// around the comma): `take 2,5`, `place 1,3`, `shrine 0,0`, `take-shrine`,
-    /// `discard`, `summon`, `done`, `spirit wind 1,2`, `spirit wind shrine`.
+    /// `discard`, `summon`, `done`, `spirit wind 1,2`, `spirit wind shrine`,
+    /// `destroy 2,5`, `flip 1,1`, `shrine-from 0,0`, `shrine-to 1,0`, `move-from 0,1`,
+    /// `move-to 3,3`, `set 2,2`, `change 1,2 merchant`.
     /// A bare integer is read as an id.
     pub fn parse(text: &str) -> Result<Action, Error> {
         let bad = |why: &str| Error::Parse(format!("cannot parse action {text:?}: {why}"));
@@ -165,6 +243,18 @@ impl Action {
             "discard" => no_args(Action::Discard),
             "summon" => no_args(Action::Summon),
             "done" => no_args(Action::Done),
+            "destroy" => Ok(Action::Destroy(coords(rest, MAX_ROWS, MAX_COLS)?)),
+            "flip" => Ok(Action::Flip(coords(rest, SIDE, SIDE)?)),
+            "shrine-from" => Ok(Action::ShrineFrom(coords(rest, SIDE, SIDE)?)),
+            "shrine-to" => Ok(Action::ShrineTo(coords(rest, SIDE, SIDE)?)),
+            "move-from" => Ok(Action::MoveFrom(coords(rest, SIDE, SIDE)?)),
+            "move-to" => Ok(Action::MoveTo(coords(rest, SIDE, SIDE)?)),
+            "set" => Ok(Action::Set(coords(rest, SIDE, SIDE)?)),
+            "change" => {
+                let (at, ty) = rest.rsplit_once(char::is_whitespace).ok_or_else(|| bad("expected: change row,col TYPE"))?;
+                let ty = TileType::ALL.iter().position(|t| t.name().eq_ignore_ascii_case(ty.trim())).ok_or_else(|| bad("unknown tile type"))?;
+                Ok(Action::Change { cell: coords(at.trim(), SIDE, SIDE)?, ty: ty as u8 })
+            }
             "spirit" => {
                 let (name, pay) = rest.split_once(char::is_whitespace).ok_or_else(|| bad("expected: spirit NAME row,col|shrine"))?;
                 let card = SPIRITS.iter().position(|s| *s == name).ok_or_else(|| bad("unknown Spirit"))? as u8;
@@ -196,14 +286,27 @@ impl fmt::Display for Action {
                     None => write!(f, "spirit {name} shrine"),
                 }
             }
+            Action::Destroy(s) => write!(f, "destroy {},{}", space(s).0, space(s).1),
+            Action::Flip(c) => write!(f, "flip {},{}", cell(c).0, cell(c).1),
+            Action::ShrineFrom(c) => write!(f, "shrine-from {},{}", cell(c).0, cell(c).1),
+            Action::ShrineTo(c) => write!(f, "shrine-to {},{}", cell(c).0, cell(c).1),
+            Action::MoveFrom(c) => write!(f, "move-from {},{}", cell(c).0, cell(c).1),
+            Action::MoveTo(c) => write!(f, "move-to {},{}", cell(c).0, cell(c).1),
+            Action::Set(c) => write!(f, "set {},{}", cell(c).0, cell(c).1),
+            Action::Change { cell: c, ty } => {
+                let name = TileType::from_index(ty as usize).map(|t| t.name()).unwrap_or("?").to_ascii_lowercase();
+                write!(f, "change {},{} {name}", cell(c).0, cell(c).1)
+            }
         }
     }
 }
 
-/// Capacity of a legal-action list. The base game needs at most 117
-/// (`docs/actions.md` has the proof: at most 116 first picks plus Summon; the other
-/// decisions have at most 17); the slack is for the Spirit cards.
+/// Capacity of a legal-action list. No decision has more than 185 legal
+/// actions (`docs/actions.md` has the proof: the first pick with every (a)
+/// Spirit in play, 116 picks + Summon + 4 cards × 17 payments).
 pub const MAX_LEGAL: usize = 256;
+/// The proven bound of `docs/actions.md`; a test plays card games against it.
+pub const LEGAL_BOUND: usize = 185;
 
 /// A fixed-capacity list of legal actions: no allocation per decision.
 #[derive(Clone, Copy)]
@@ -219,14 +322,14 @@ impl Default for ActionList {
 }
 
 impl ActionList {
+    /// Append `a`. The capacity is proven to suffice (`docs/actions.md`); if
+    /// that proof were ever wrong, this fails loudly (a panic, which the
+    /// bindings turn into an exception) rather than drop a legal action.
     #[inline]
     pub fn push(&mut self, a: Action) {
-        // The bound is proven; in release an overflow would drop actions rather than panic.
-        debug_assert!((self.len as usize) < MAX_LEGAL);
-        if (self.len as usize) < MAX_LEGAL {
-            self.items[self.len as usize] = a;
-            self.len += 1;
-        }
+        assert!((self.len as usize) < MAX_LEGAL, "legal-action list overflow: more than {MAX_LEGAL} actions");
+        self.items[self.len as usize] = a;
+        self.len += 1;
     }
     #[inline]
     pub fn clear(&mut self) {
@@ -276,7 +379,7 @@ mod tests {
 
     #[test]
     fn parse_rejects_garbage() {
-        for t in ["", "take", "take 12,0", "take 0,12", "place 4,0", "take a,b", "summon now", "fly", "spirit", "spirit x 1,1"] {
+        for t in ["", "take", "take 12,0", "take 0,12", "place 4,0", "take a,b", "summon now", "fly", "spirit", "spirit x 1,1", "change 1,1", "change 1,1 elf", "destroy 12,0", "flip 4,4"] {
             assert!(Action::parse(t).is_err(), "{t:?}");
         }
         assert_eq!(Action::parse(" TAKE 2 , 5 ").unwrap(), Action::Take(29));

@@ -12,11 +12,11 @@ use std::time::Instant;
 use crate::action::{Action, ActionList};
 use crate::agents::{greedy_action, random_action};
 use crate::error::Error;
-use crate::layout::Layout;
+use crate::setup::Setup;
 use crate::rng::SplitMix64;
 use crate::search::dragon_castle::default_exploration;
 use crate::search::{self, Config, Reward, Rollout, Tree, DEFAULT_ITERATIONS, MAX_THREADS};
-use crate::state::{seeded_deal, Rules, State, MAX_PLAYERS};
+use crate::state::MAX_PLAYERS;
 
 const AGENT_STREAM: u64 = 0xA6E7;
 
@@ -106,7 +106,7 @@ pub struct ArenaGame {
     pub seed: u64,
     /// `agent_of_seat[i]`: index into the arena's agents of the one in seat `i`.
     pub agent_of_seat: [u8; MAX_PLAYERS],
-    pub scores: [u32; MAX_PLAYERS],
+    pub scores: [i32; MAX_PLAYERS],
     pub winners: u8,
     /// Every decision of the players in order (not the solo Dragon's moves,
     /// which `apply` replays).
@@ -125,9 +125,10 @@ fn decision_seed(game_seed: u64, seat: usize, decision: u32) -> u64 {
 /// Play one game: `agents.len()` players (1 is solo against the Dragon of
 /// Ingenuity). When `stop` becomes true the game is abandoned (and returned
 /// unfinished).
-pub fn play_game(agents: &[AgentSpec], layout: &Layout, rules: Rules, game_seed: u64, stop: &AtomicBool) -> ArenaGame {
+pub fn play_game(agents: &[AgentSpec], setup: &Setup, stop: &AtomicBool) -> ArenaGame {
     let n = agents.len();
-    let Ok(mut s) = State::new(n, layout, &seeded_deal(game_seed), rules) else { return ArenaGame::default() };
+    let game_seed = setup.seed;
+    let Ok(mut s) = (Setup { players: n, ..setup.clone() }).state() else { return ArenaGame::default() };
     let mut out = ArenaGame { seed: game_seed, ..ArenaGame::default() };
     for seat in 0..n {
         out.agent_of_seat[seat] = ((seat as u64 + game_seed % n as u64) % n as u64) as u8;
@@ -171,15 +172,17 @@ pub fn play_game(agents: &[AgentSpec], layout: &Layout, rules: Rules, game_seed:
 /// Play `games` games between `agents` (1 to 4; one agent is a solo game) on
 /// `threads` threads. `done` counts finished games as they end; setting `stop`
 /// ends the run early (unfinished games are then missing from the result).
+/// Game `k` is `setup` (its players set to `agents.len()`) dealt, and its
+/// cards drawn, from seed `setup.seed + k`.
 pub fn run(
     agents: &[AgentSpec],
     games: usize,
-    seed: u64,
+    setup: &Setup,
     threads: usize,
-    rules: Rules,
     done: &AtomicUsize,
     stop: &AtomicBool,
 ) -> Result<Vec<ArenaGame>, Error> {
+    let seed = setup.seed;
     if !(1..=MAX_PLAYERS).contains(&agents.len()) {
         return Err(Error::Setup(format!("an arena needs 1 to 4 agents; got {}", agents.len())));
     }
@@ -189,7 +192,12 @@ pub fn run(
     if seed.checked_add(games as u64).is_none() {
         return Err(Error::Setup(format!("game seeds seed + k must stay below 2**64; seed {seed} with {games} games does not")));
     }
-    let layout = Layout::for_players(agents.len());
+    let setup = Setup { players: agents.len(), ..setup.clone() };
+    setup.validate()?;
+    if setup.deal.is_some() {
+        return Err(Error::Setup("an arena deals each game from its seed; an explicit deal is not allowed".into()));
+    }
+    let setup = Setup { layout: Some(setup.layout()), ..setup };
     let next = AtomicUsize::new(0);
     let threads = threads.min(games.max(1));
     // Each thread keeps its own games (nothing is allocated up front for the
@@ -208,7 +216,7 @@ pub fn run(
                         if k >= games {
                             return mine;
                         }
-                        let g = play_game(agents, &layout, rules, seed + k as u64, stop);
+                        let g = play_game(agents, &setup.reseeded(seed + k as u64), stop);
                         if stop.load(Ordering::Relaxed) {
                             return mine; // the game may be unfinished: leave it out
                         }
@@ -250,10 +258,10 @@ mod tests {
     fn results_do_not_depend_on_threads_or_shards() {
         let agents = specs(&["mcts:iterations=30,rollout=random,reuse=true", "greedy"]);
         let (d, stop) = (AtomicUsize::new(0), AtomicBool::new(false));
-        let a = run(&agents, 6, 10, 1, Rules::default(), &d, &stop).unwrap();
-        let b = run(&agents, 6, 10, 3, Rules::default(), &d, &stop).unwrap();
-        let c1 = run(&agents, 2, 10, 2, Rules::default(), &d, &stop).unwrap();
-        let c2 = run(&agents, 4, 12, 2, Rules::default(), &d, &stop).unwrap();
+        let a = run(&agents, 6, &Setup::new(0, 10), 1, &d, &stop).unwrap();
+        let b = run(&agents, 6, &Setup::new(0, 10), 3, &d, &stop).unwrap();
+        let c1 = run(&agents, 2, &Setup::new(0, 10), 2, &d, &stop).unwrap();
+        let c2 = run(&agents, 4, &Setup::new(0, 12), 2, &d, &stop).unwrap();
         let strip = |v: &[ArenaGame]| v.iter().map(|g| (g.seed, g.agent_of_seat, g.scores, g.winners, g.actions.clone())).collect::<Vec<_>>();
         assert_eq!(strip(&a), strip(&b));
         assert_eq!(strip(&a), strip(&[c1, c2].concat()));
@@ -266,9 +274,9 @@ mod tests {
     fn solo_arena_and_replay() {
         let agents = specs(&["mcts:iterations=20"]);
         let (d, stop) = (AtomicUsize::new(0), AtomicBool::new(false));
-        let games = run(&agents, 2, 3, 2, Rules::default(), &d, &stop).unwrap();
+        let games = run(&agents, 2, &Setup::new(0, 3), 2, &d, &stop).unwrap();
         for g in &games {
-            let mut game = crate::Game::new(1, g.seed, None, Rules::default(), None).unwrap();
+            let mut game = crate::Game::new(1, g.seed, None, crate::Rules::default(), None).unwrap();
             for &a in &g.actions {
                 game.apply(a).unwrap();
             }

@@ -10,9 +10,9 @@ use crate::action::ActionList;
 use crate::arena::{play_game, AgentSpec};
 use crate::agents::{greedy_action, random_action};
 use crate::error::Error;
-use crate::layout::Layout;
 use crate::rng::SplitMix64;
-use crate::state::{seeded_deal, Rules, State, MAX_PLAYERS};
+use crate::setup::Setup;
+use crate::state::MAX_PLAYERS;
 
 const AGENTS: u64 = 3;
 
@@ -42,21 +42,21 @@ impl Policy {
 /// One finished game: scores by seat, winners as a bitmask, decisions taken.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Outcome {
-    pub scores: [u32; MAX_PLAYERS],
+    pub scores: [i32; MAX_PLAYERS],
     pub winners: u8,
     pub decisions: u32,
 }
 
-/// Play game `k` of a batch to the end.
-pub fn play_one(players: usize, layout: &Layout, seed: u64, policy: Policy, rules: Rules, stop: &AtomicBool) -> Outcome {
+/// Play the game of `setup` to the end.
+pub fn play_one(setup: &Setup, policy: Policy, stop: &AtomicBool) -> Outcome {
+    let players = setup.players;
     if let Policy::Agent(spec) = policy {
-        let g = play_game(&[spec; MAX_PLAYERS][..players], layout, rules, seed, stop);
+        let g = play_game(&[spec; MAX_PLAYERS][..players], setup, stop);
         return Outcome { scores: g.scores, winners: g.winners, decisions: g.decisions.iter().sum() };
     }
-    let game_seed = seed;
-    let deal = seeded_deal(game_seed);
-    // The layout and deal are valid by construction, so this cannot fail.
-    let Ok(mut s) = State::new(players, layout, &deal, rules) else { return Outcome::default() };
+    let game_seed = setup.seed;
+    // The setup was validated by the caller, so this cannot fail.
+    let Ok(mut s) = setup.state() else { return Outcome::default() };
     let mut rng = SplitMix64::stream(game_seed, AGENTS);
     let mut buf = ActionList::default();
     let mut decisions = 0;
@@ -78,34 +78,30 @@ pub fn play_one(players: usize, layout: &Layout, seed: u64, policy: Policy, rule
     Outcome { scores, winners: s.winners_mask(), decisions }
 }
 
-/// Play `out.len()` games (game `k` seeded `seed + k`) on `threads` threads.
-/// Setting `stop` ends the run after the games in hand (the rest of `out` is
-/// then left as it was).
-pub fn playouts(
-    players: usize,
-    seed: u64,
-    policy: Policy,
-    rules: Rules,
-    threads: usize,
-    out: &mut [Outcome],
-    stop: &AtomicBool,
-) -> Result<(), Error> {
-    if !(1..=MAX_PLAYERS).contains(&players) {
-        return Err(Error::Setup(format!("players must be 1 (solo) to 4; got {players}")));
+/// Play `out.len()` games on `threads` threads: game `k` is `setup` dealt
+/// (and its cards drawn) from seed `setup.seed + k`. Setting `stop` ends the
+/// run after the games in hand (the rest of `out` is then left as it was).
+pub fn playouts(setup: &Setup, policy: Policy, threads: usize, out: &mut [Outcome], stop: &AtomicBool) -> Result<(), Error> {
+    setup.validate()?;
+    if setup.deal.is_some() {
+        return Err(Error::Setup("a batch deals each game from its seed; an explicit deal is not allowed".into()));
     }
-    let layout = Layout::for_players(players);
+    // Resolve the layout once, not per game.
+    let setup = Setup { layout: Some(setup.layout()), ..setup.clone() };
     let threads = threads.max(1);
     let chunk = out.len().div_ceil(threads).max(1);
     std::thread::scope(|scope| {
         for (t, part) in out.chunks_mut(chunk).enumerate() {
-            let layout = &layout;
+            let setup = &setup;
             scope.spawn(move || {
+                let mut game = setup.clone();
                 for (i, o) in part.iter_mut().enumerate() {
                     if stop.load(Ordering::Relaxed) {
                         return;
                     }
                     let k = (t * chunk + i) as u64;
-                    *o = play_one(players, layout, seed.wrapping_add(k), policy, rules, stop);
+                    game.seed = setup.seed.wrapping_add(k);
+                    *o = play_one(&game, policy, stop);
                 }
             });
         }
@@ -121,8 +117,9 @@ mod tests {
     fn thread_count_does_not_change_results() {
         let mut a = vec![Outcome::default(); 37];
         let mut b = a.clone();
-        playouts(3, 5, Policy::Random, Rules::default(), 1, &mut a, &AtomicBool::new(false)).unwrap();
-        playouts(3, 5, Policy::Random, Rules::default(), 4, &mut b, &AtomicBool::new(false)).unwrap();
+        let setup = Setup::new(3, 5).with_cards(crate::cards::Cards::Draw(2), crate::cards::Cards::Draw(2));
+        playouts(&setup, Policy::Random, 1, &mut a, &AtomicBool::new(false)).unwrap();
+        playouts(&setup, Policy::Random, 4, &mut b, &AtomicBool::new(false)).unwrap();
         assert_eq!(a, b);
         assert!(a.iter().all(|o| o.decisions > 0 && o.winners != 0));
     }

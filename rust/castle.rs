@@ -4,7 +4,7 @@
 //! to top), so a stack is a slice `tiles[start .. start + height]` and taking the
 //! top tile is `height -= 1`. Nothing moves and nothing allocates.
 
-use crate::layout::{Layout, MAX_COLS, SPACES};
+use crate::layout::{Layout, MAX_COLS, MAX_ROWS, SPACES};
 use crate::tile::Tile;
 
 /// Tallest stack a layout can describe (one digit).
@@ -139,6 +139,17 @@ impl Castle {
         h > 0 && (w < h || e < h)
     }
 
+
+    /// R-AVAIL-3: a short side (north or south) is free, i.e. that neighbour
+    /// stack is lower (Spirit of Elegance).
+    #[inline]
+    pub fn has_free_short_side(&self, space: usize) -> bool {
+        let h = self.height[space];
+        let row = space / MAX_COLS;
+        let n = if row > 0 { self.height[space - MAX_COLS] } else { 0 };
+        let s = if row + 1 < MAX_ROWS { self.height[space + MAX_COLS] } else { 0 };
+        h > 0 && (n < h || s < h)
+    }
 
     /// Spaces of the grid that can hold stacks, row-major: the loops of the rules
     /// only walk this rectangle.

@@ -7,12 +7,14 @@ use serde::{Deserialize, Serialize};
 use crate::action::Action;
 use crate::error::Error;
 use crate::layout::Layout;
-use crate::state::{check_deal, seeded_deal, Rules, State};
+use crate::cards::{names, Cards, DRAGONS, SPIRITS};
+use crate::setup::Setup;
+use crate::state::{seeded_deal, Rules, State};
 use crate::tile::Tile;
 
 /// Format tag and version of [`Game::to_json`].
 pub const JSON_FORMAT: &str = "dragoncastle-game";
-pub const JSON_VERSION: u32 = 1;
+pub const JSON_VERSION: u32 = 2;
 
 #[derive(Clone, Debug)]
 pub struct Game {
@@ -46,7 +48,7 @@ struct RulesJson {
 struct SummaryJson {
     phase: String,
     current_player: usize,
-    scores: Vec<u32>,
+    scores: Vec<i32>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -58,6 +60,11 @@ struct GameJson {
     seed: Option<u64>,
     layout: String,
     rules: RulesJson,
+    /// Cards in play by name (version 2; version 1 has none).
+    #[serde(default)]
+    spirits: Vec<String>,
+    #[serde(default)]
+    dragons: Vec<String>,
     deal: Vec<String>,
     actions: Vec<i64>,
     /// Written for readers and checked on load; the replay is the truth.
@@ -70,7 +77,7 @@ struct GameJson {
 }
 
 impl Game {
-    /// A new game. `deal` overrides the seeded shuffle; `seed` is then only recorded.
+    /// A new base game. `deal` overrides the seeded shuffle; `seed` is then only recorded.
     pub fn new(
         players: usize,
         seed: u64,
@@ -78,18 +85,32 @@ impl Game {
         rules: Rules,
         deal: Option<Vec<Tile>>,
     ) -> Result<Game, Error> {
-        let layout = layout.unwrap_or_else(|| Layout::for_players(players));
-        let (deal, seed) = match deal {
-            Some(d) => {
-                check_deal(&d)?;
-                let mut a = [Tile::from_index_unchecked(0); Tile::TOTAL];
-                a.copy_from_slice(&d);
-                (a, None)
-            }
-            None => (seeded_deal(seed), Some(seed)),
-        };
-        let state = State::new(players, &layout, &deal, rules)?;
-        Ok(Game { players, seed, layout, deal, state, actions: Vec::new(), undo: Vec::new() })
+        Game::from_setup(&Setup { layout, deal, ..Setup::new(players, seed).with_rules(rules) })
+    }
+
+    /// A new game from its [`Setup`]. With an explicit deal the seed is not
+    /// recorded (it only drew the cards, which the record names).
+    pub fn from_setup(setup: &Setup) -> Result<Game, Error> {
+        let state = setup.state()?;
+        let seed = if setup.deal.is_some() { None } else { Some(setup.seed) };
+        Ok(Game {
+            players: setup.players,
+            seed,
+            layout: setup.layout(),
+            deal: setup.deal(),
+            state,
+            actions: Vec::new(),
+            undo: Vec::new(),
+        })
+    }
+
+    /// Spirit cards in play, by name in card order.
+    pub fn spirit_names(&self) -> Vec<&'static str> {
+        names(self.state.spirits(), &SPIRITS)
+    }
+    /// Dragon cards in play, by name in card order.
+    pub fn dragon_names(&self) -> Vec<&'static str> {
+        names(self.state.dragons(), &DRAGONS)
     }
 
     pub fn state(&self) -> &State {
@@ -134,7 +155,7 @@ impl Game {
         use std::hash::{Hash, Hasher};
         let mut h = std::hash::DefaultHasher::new();
         let castle = crate::castle::Castle::new(&self.layout, &self.deal);
-        (self.players, self.layout.to_text(), self.state.rules().dragon_set_bonus).hash(&mut h);
+        (self.players, self.layout.to_text(), self.state.rules().dragon_set_bonus, self.state.spirits(), self.state.dragons()).hash(&mut h);
         for s in castle.spaces() {
             (s, castle.top(s).map(|t| t.index())).hash(&mut h);
         }
@@ -198,6 +219,8 @@ impl Game {
             seed: self.seed,
             layout: self.layout.to_text(),
             rules: RulesJson { dragon_set_bonus: self.state.rules().dragon_set_bonus },
+            spirits: self.spirit_names().into_iter().map(String::from).collect(),
+            dragons: self.dragon_names().into_iter().map(String::from).collect(),
             deal: self.deal.iter().map(|t| t.code()).collect(),
             actions: self.actions().map(|a| a.id() as i64).collect(),
             summary: Some(SummaryJson {
@@ -218,13 +241,21 @@ impl Game {
         if j.format != JSON_FORMAT {
             return Err(bad(format!("format is {:?}, expected {JSON_FORMAT:?}", j.format)));
         }
-        if j.version != JSON_VERSION {
-            return Err(bad(format!("version {} is not supported (this library writes {JSON_VERSION})", j.version)));
+        if j.version != JSON_VERSION && j.version != 1 {
+            return Err(bad(format!("version {} is not supported (this library reads 1 and 2, and writes {JSON_VERSION})", j.version)));
+        }
+        if j.version == 1 && (!j.spirits.is_empty() || !j.dragons.is_empty()) {
+            return Err(bad("version 1 has no cards".into()));
         }
         let layout = Layout::parse(&j.layout).map_err(|e| bad(e.to_string()))?;
         let deal = j.deal.iter().map(|c| Tile::parse(c)).collect::<Result<Vec<_>, _>>().map_err(|e| bad(e.to_string()))?;
         let rules = Rules { dragon_set_bonus: j.rules.dragon_set_bonus };
-        let mut g = Game::new(j.players, 0, Some(layout), rules, Some(deal)).map_err(|e| bad(e.to_string()))?;
+        let spirit_names: Vec<&str> = j.spirits.iter().map(String::as_str).collect();
+        let dragon_names: Vec<&str> = j.dragons.iter().map(String::as_str).collect();
+        let spirits = Cards::named(&spirit_names, &SPIRITS, "Spirit").map_err(|e| bad(e.to_string()))?;
+        let dragons = Cards::named(&dragon_names, &DRAGONS, "Dragon").map_err(|e| bad(e.to_string()))?;
+        let setup = Setup { layout: Some(layout), deal: Some(deal), ..Setup::new(j.players, 0).with_rules(rules).with_cards(spirits, dragons) };
+        let mut g = Game::from_setup(&setup).map_err(|e| bad(e.to_string()))?;
         g.seed = j.seed;
         if let Some(seed) = j.seed {
             if seeded_deal(seed) != g.deal {
@@ -245,7 +276,7 @@ impl Game {
             }
         }
         if let Some(s) = j.summary {
-            let scores: Vec<u32> = (0..g.players).map(|p| g.state.score(p)).collect();
+            let scores: Vec<i32> = (0..g.players).map(|p| g.state.score(p)).collect();
             if s.phase != g.state.phase().name() || s.current_player != g.state.current_player() || s.scores != scores {
                 return Err(bad("the summary does not match the replayed actions".into()));
             }

@@ -164,27 +164,147 @@ impl Realm {
                 if size < 4 {
                     continue;
                 }
-                self.face_up &= !group;
-                self.by_type[t.index()] &= !group;
                 // Face-down symbols never count again; forget them so equal
                 // positions compare equal however they were reached.
-                let mut g = group;
-                while g != 0 {
-                    self.top[g.trailing_zeros() as usize] = Tile::from_index_unchecked(0);
-                    g &= g - 1;
-                }
+                self.turn_down(group);
                 vp += set_vp(size) + u32::from(dragon_bonus && t == TileType::Dragon);
-                if n < out.len() {
-                    out[n] = ConsolidatedSet {
-                        cells: group,
-                        tile_type: t as u8,
-                        allowance: if t.is_faction() { 1 } else { 2 },
-                    };
-                    n += 1;
-                }
+                assert!(n < out.len(), "more sets in one Consolidation than the proven bound");
+                out[n] = ConsolidatedSet { cells: group, tile_type: t as u8, allowance: if t.is_faction() { 1 } else { 2 } };
+                n += 1;
             }
         }
         (n, vp)
+    }
+
+    /// Turn the face-up tiles of `cells` face down (a Consolidation, or Wind's
+    /// flip); their symbols are forgotten like every face-down symbol.
+    pub fn turn_down(&mut self, cells: u16) {
+        debug_assert!(cells & !self.face_up == 0);
+        self.face_up &= !cells;
+        for t in self.by_type.iter_mut() {
+            *t &= !cells;
+        }
+        let mut g = cells;
+        while g != 0 {
+            self.top[g.trailing_zeros() as usize] = Tile::from_index_unchecked(0);
+            g &= g - 1;
+        }
+    }
+
+    /// Discard the face-up top tile of `cell` (a Spirit's price, R-SPIRIT-1):
+    /// the face-down tile under it, if any, becomes the top.
+    pub fn discard_top(&mut self, cell: usize) -> Tile {
+        debug_assert!(self.face_up & (1 << cell) != 0);
+        let t = self.top[cell];
+        self.turn_down(1 << cell);
+        self.height[cell] -= 1;
+        t
+    }
+
+    /// Lift the top tile of `cell` (Strength): `Some(tile)` if face up, `None`
+    /// if face down. The tile under it, face down, becomes the top.
+    pub fn lift(&mut self, cell: usize) -> Option<Tile> {
+        debug_assert!(self.height[cell] > 0 && self.shrine & (1 << cell) == 0);
+        let up = self.face_up_tile(cell);
+        if up.is_some() {
+            self.turn_down(1 << cell);
+        }
+        self.height[cell] -= 1;
+        up
+    }
+
+    /// Put a lifted tile on `cell` (R-PLACE-1), keeping its side.
+    pub fn put(&mut self, cell: usize, tile: Option<Tile>) {
+        debug_assert!(self.placeable() & (1 << cell) != 0);
+        match tile {
+            Some(t) => self.place(cell, t),
+            None => self.height[cell] += 1,
+        }
+    }
+
+    /// Wind: move a built Shrine.
+    pub fn move_shrine(&mut self, from: usize, to: usize) {
+        self.shrine = (self.shrine & !(1 << from)) | 1 << to;
+    }
+
+    /// Cells whose top is face down (with or without a Shrine).
+    pub fn face_down(&self) -> u16 {
+        self.occupied() & !self.face_up
+    }
+
+    /// Face-up Faction tiles numbered `n` (Spirit of Beauty).
+    pub fn numbered(&self, n: u8) -> u16 {
+        let mut m = 0u16;
+        let mut up = self.face_up;
+        while up != 0 {
+            let c = up.trailing_zeros() as usize;
+            if self.top[c].number() == Some(n) {
+                m |= 1 << c;
+            }
+            up &= up - 1;
+        }
+        m
+    }
+
+    /// Text form for tests and experiments: 4 lines of 4 cells separated by
+    /// spaces; `.` empty, `3Me2` height 3 with a face-up `Me2`, `2#` height 2
+    /// face down, `2S` height 2 face down with a Shrine.
+    pub fn parse(text: &str) -> Result<Realm, String> {
+        let lines: Vec<&str> = text.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+        if lines.len() != SIDE {
+            return Err(format!("a Realm has {SIDE} rows; got {}", lines.len()));
+        }
+        let mut r = Realm::default();
+        for (row, line) in lines.iter().enumerate() {
+            let cells: Vec<&str> = line.split_whitespace().collect();
+            if cells.len() != SIDE {
+                return Err(format!("row {row} has {} cells, not {SIDE}", cells.len()));
+            }
+            for (col, cell) in cells.iter().enumerate() {
+                let i = row * SIDE + col;
+                if *cell == "." {
+                    continue;
+                }
+                let digits = cell.chars().take_while(|c| c.is_ascii_digit()).count();
+                let h: u8 = cell[..digits].parse().map_err(|_| format!("cell {cell:?} does not start with its height"))?;
+                if h == 0 {
+                    return Err(format!("cell {cell:?}: write an empty cell as '.'"));
+                }
+                r.height[i] = h;
+                match &cell[digits..] {
+                    "#" => {}
+                    "S" => r.shrine |= 1 << i,
+                    code => {
+                        let t = Tile::parse(code).map_err(|e| format!("cell {cell:?}: {e}"))?;
+                        r.face_up |= 1 << i;
+                        r.top[i] = t;
+                        r.by_type[t.tile_type().index()] |= 1 << i;
+                    }
+                }
+            }
+        }
+        Ok(r)
+    }
+
+    /// The text of [`Realm::parse`].
+    pub fn to_text(&self) -> String {
+        let mut out = String::new();
+        for row in 0..SIDE {
+            let cells: Vec<String> = (0..SIDE)
+                .map(|col| {
+                    let i = row * SIDE + col;
+                    match self.top(i) {
+                        None => ".".into(),
+                        Some((Some(t), _)) => format!("{}{t}", self.height[i]),
+                        Some((None, _)) if self.has_shrine(i) => format!("{}S", self.height[i]),
+                        Some((None, _)) => format!("{}#", self.height[i]),
+                    }
+                })
+                .collect();
+            out.push_str(&cells.join(" "));
+            out.push('\n');
+        }
+        out
     }
 
     #[inline]

@@ -78,8 +78,9 @@ impl State {
                 let pair = self.dragon_second_pick(self.held[0]).filter(|a| legal.contains(*a));
                 Some(pair.unwrap_or(Action::Discard))
             }
-            Phase::Place | Phase::Shrine => self.legal_actions().first().copied(),
             Phase::GameOver => None,
+            // It activates no Spirit: `done` comes before every activation.
+            _ => self.legal_actions().first().copied(),
         }
     }
 

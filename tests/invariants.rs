@@ -92,3 +92,64 @@ fn determinize_keeps_what_anyone_has_seen() {
     assert_eq!(u.state().castle().hidden_count(), 116 - u.state().castle().spaces().filter(|&s| u.state().castle().height(s) > 0).count());
     assert_eq!(Game::from_json(&d.to_json()).unwrap(), d);
 }
+
+/// Random games with random card sets (1–3 Spirits, 1–3 Dragons, 1–4 players):
+/// every invariant holds, the legal lists stay within the proven bound
+/// (`docs/actions.md`), and over the run every Spirit is activated and every
+/// follow-up kind is played.
+#[test]
+fn random_card_games_keep_every_invariant() {
+    use _core::cards::Cards;
+    use _core::{ActionKind, Setup};
+    let mut buf = ActionList::default();
+    let mut activated = 0u16;
+    let mut kinds = std::collections::HashSet::new();
+    let mut longest = 0;
+    for seed in 0..games() / 2 {
+        let mut pick = SplitMix64::new(seed ^ 0x5EED);
+        let players = 1 + pick.below(4) as usize;
+        let spirits = Cards::Draw(1 + pick.below(3) as usize);
+        let dragons = Cards::Draw(1 + pick.below(3) as usize);
+        let mut g = Game::from_setup(&Setup::new(players, seed).with_cards(spirits, dragons)).unwrap();
+        let mut rng = SplitMix64::new(seed ^ 0xC4D5);
+        let mut steps = 0;
+        while let Some(a) = random_action(g.state(), &mut rng, &mut buf) {
+            longest = longest.max(buf.len());
+            assert!(buf.len() <= _core::action::LEGAL_BOUND, "{} legal actions in {:?}", buf.len(), g.state().phase());
+            assert!(buf.windows(2).all(|w| w[0].id() < w[1].id()), "legal list not sorted in {:?}", g.state().phase());
+            let probe = rng.below(NUM_ACTIONS as u64) as i64;
+            if let Ok(p) = Action::from_id(probe) {
+                let mut copy = g.clone();
+                assert_eq!(copy.apply(p).is_ok(), buf.contains(p), "{p} in {:?}", g.state().phase());
+            }
+            if let Action::Spirit { card, .. } = a {
+                activated |= 1 << card;
+            }
+            kinds.insert(a.kind());
+            let before = *g.state();
+            g.apply(a).unwrap();
+            if let Err(e) = g.state().validate() {
+                panic!("players {players} seed {seed} step {steps} after {a}: {e}\n{}", g.to_json());
+            }
+            if steps % 13 == 0 {
+                let mut back = g.clone();
+                back.undo().unwrap();
+                assert_eq!(*back.state(), before);
+            }
+            steps += 1;
+            assert!(steps < 4000, "game did not end");
+        }
+        assert_eq!(g.state().phase(), Phase::GameOver);
+        if seed % 10 == 0 {
+            let j = g.to_json();
+            let back = Game::from_json(&j).unwrap();
+            assert_eq!(back, g);
+            assert_eq!(back.to_json(), j);
+        }
+    }
+    assert_eq!(activated, (1 << 10) - 1, "every Spirit activated at least once");
+    for k in [ActionKind::Destroy, ActionKind::Flip, ActionKind::ShrineFrom, ActionKind::ShrineTo, ActionKind::MoveFrom, ActionKind::MoveTo, ActionKind::Set, ActionKind::Change] {
+        assert!(kinds.contains(&k), "{k:?} never played");
+    }
+    eprintln!("longest legal list: {longest}");
+}

@@ -12,6 +12,7 @@ __all__ = [
     "MAX_LEGAL_ACTIONS",
     "NUM_ACTIONS",
     "OBSERVATION_SHAPE",
+    "OBSERVATION_VERSION",
     "SPIRITS",
     "Action",
     "ActionKind",
@@ -27,6 +28,8 @@ __all__ = [
     "greedy_action",
     "random_action",
     "solo_rank",
+    "dragon_points",
+    "observation_shape",
     "playouts",
     "agent_spec",
     "arena",
@@ -35,6 +38,7 @@ __all__ = [
 NUM_ACTIONS: int
 MAX_LEGAL_ACTIONS: int
 OBSERVATION_SHAPE: tuple[int, int, int]
+OBSERVATION_VERSION: int
 SPIRITS: list[str]
 DRAGONS: list[str]
 
@@ -64,6 +68,15 @@ class Phase:
     PLACE: ClassVar[Phase]
     SHRINE: ClassVar[Phase]
     GAME_OVER: ClassVar[Phase]
+    SPIRITS: ClassVar[Phase]
+    DESTROY: ClassVar[Phase]
+    WIND: ClassVar[Phase]
+    WIND_TO: ClassVar[Phase]
+    STRENGTH: ClassVar[Phase]
+    STRENGTH_TO: ClassVar[Phase]
+    SET: ClassVar[Phase]
+    CHANGE: ClassVar[Phase]
+    CUNNING: ClassVar[Phase]
     @property
     def name(self) -> str: ...
     def __int__(self) -> int: ...
@@ -78,6 +91,14 @@ class ActionKind:
     SHRINE: ClassVar[ActionKind]
     DONE: ClassVar[ActionKind]
     SPIRIT: ClassVar[ActionKind]
+    DESTROY: ClassVar[ActionKind]
+    FLIP: ClassVar[ActionKind]
+    SHRINE_FROM: ClassVar[ActionKind]
+    SHRINE_TO: ClassVar[ActionKind]
+    MOVE_FROM: ClassVar[ActionKind]
+    MOVE_TO: ClassVar[ActionKind]
+    SET: ClassVar[ActionKind]
+    CHANGE: ClassVar[ActionKind]
     @property
     def name(self) -> str: ...
     def __int__(self) -> int: ...
@@ -136,6 +157,8 @@ class Action:
     def card(self) -> Optional[str]: ...
     @property
     def pay_cell(self) -> Optional[_Cell]: ...
+    @property
+    def tile_type(self) -> Optional[TileType]: ...
     def __int__(self) -> int: ...
     def __index__(self) -> int: ...
     def __lt__(self, other: Action, /) -> bool: ...
@@ -169,6 +192,10 @@ class Layout:
 
 @final
 class Realm:
+    @staticmethod
+    def parse(text: str) -> Realm: ...
+    @property
+    def text(self) -> str: ...
     def height(self, cell: _Cell) -> int: ...
     def top(self, cell: _Cell) -> Optional[tuple[Optional[Tile], bool]]: ...
     def has_shrine(self, cell: _Cell) -> bool: ...
@@ -209,6 +236,10 @@ class Game:
     def history_by_dragon(self) -> list[bool]: ...
     @property
     def is_solo(self) -> bool: ...
+    @property
+    def spirits(self) -> list[str]: ...
+    @property
+    def dragons(self) -> list[str]: ...
     def rank(self) -> str: ...
     def dragon_action(self) -> Optional[Action]: ...
     @property
@@ -252,13 +283,15 @@ class Game:
     def from_json(s: str) -> Game: ...
     def _repr_svg_(self) -> str: ...
     def observation(self, player: int) -> dict[str, Any]: ...
-    def observation_tensor(self, player: int) -> npt.NDArray[np.float32]: ...
+    def observation_tensor(self, player: int, version: int = 2) -> npt.NDArray[np.float32]: ...
     def determinize(self, seed: int) -> Game: ...
     def validate(self) -> None: ...
 
 def greedy_action(game: Game, seed: int) -> Optional[Action]: ...
 def random_action(game: Game, seed: int) -> Optional[Action]: ...
 def solo_rank(score: int) -> str: ...
+def dragon_points(card: str, realms: Sequence[Realm], player: int) -> int: ...
+def observation_shape(version: int = 2) -> tuple[int, int, int]: ...
 def playouts(
     n_games: int,
     players: int = 2,
@@ -266,6 +299,9 @@ def playouts(
     agent: str = "random",
     threads: Optional[int] = None,
     rules: Optional[Rules] = None,
+    *,
+    spirits: Union[None, int, Sequence[str]] = None,
+    dragons: Union[None, int, Sequence[str]] = None,
 ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.bool_], npt.NDArray[np.int32]]: ...
 
 @final
@@ -299,4 +335,7 @@ def arena(
     threads: Optional[int] = None,
     rules: Optional[Rules] = None,
     progress: Optional[Any] = None,
+    *,
+    spirits: Union[None, int, Sequence[str]] = None,
+    dragons: Union[None, int, Sequence[str]] = None,
 ) -> list[dict[str, Any]]: ...

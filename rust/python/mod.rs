@@ -14,7 +14,9 @@ use crate::error::Error;
 use crate::layout::{Layout as CoreLayout, MAX_COLS, MAX_ROWS};
 use crate::realm::{Realm as CoreRealm, SIDE};
 use crate::rng::SplitMix64;
-use crate::state::observe::{OBSERVATION_SHAPE, OBSERVATION_SIZE};
+use crate::cards::{Cards, DRAGONS};
+use crate::setup::Setup;
+use crate::state::observe::{observation_shape, OBSERVATION_SHAPE, OBSERVATION_SIZE, OBSERVATION_VERSION};
 use crate::state::{Phase as CorePhase, Rules as CoreRules};
 use crate::tile::{Tile as CoreTile, TileType as CoreType};
 use crate::{agents, render, Game as CoreGame};
@@ -28,8 +30,6 @@ create_exception!(
     "An action that is malformed or not legal now; the game is left unchanged."
 );
 
-pub const DRAGONS: [&str; 10] =
-    ["humility", "tranquility", "righteousness", "bravery", "majesty", "power", "harmony", "knowledge", "devotion", "fortitude"];
 
 fn to_py_err(e: Error) -> PyErr {
     match e {
@@ -85,17 +85,35 @@ pub enum PyPhase {
     PLACE,
     SHRINE,
     GAME_OVER,
+    SPIRITS,
+    DESTROY,
+    WIND,
+    WIND_TO,
+    STRENGTH,
+    STRENGTH_TO,
+    SET,
+    CHANGE,
+    CUNNING,
 }
 
 impl From<CorePhase> for PyPhase {
     fn from(p: CorePhase) -> Self {
-        match p {
-            CorePhase::Action => Self::ACTION,
-            CorePhase::Complete => Self::COMPLETE,
-            CorePhase::Place => Self::PLACE,
-            CorePhase::Shrine => Self::SHRINE,
-            CorePhase::GameOver => Self::GAME_OVER,
-        }
+        [
+            Self::ACTION,
+            Self::COMPLETE,
+            Self::PLACE,
+            Self::SHRINE,
+            Self::GAME_OVER,
+            Self::SPIRITS,
+            Self::DESTROY,
+            Self::WIND,
+            Self::WIND_TO,
+            Self::STRENGTH,
+            Self::STRENGTH_TO,
+            Self::SET,
+            Self::CHANGE,
+            Self::CUNNING,
+        ][p.index()]
     }
 }
 
@@ -103,7 +121,7 @@ impl From<CorePhase> for PyPhase {
 impl PyPhase {
     #[getter]
     fn name(&self) -> &'static str {
-        ["ACTION", "COMPLETE", "PLACE", "SHRINE", "GAME_OVER"][*self as usize]
+        CorePhase::ALL[*self as usize].name()
     }
 }
 
@@ -119,6 +137,14 @@ pub enum PyActionKind {
     SHRINE,
     DONE,
     SPIRIT,
+    DESTROY,
+    FLIP,
+    SHRINE_FROM,
+    SHRINE_TO,
+    MOVE_FROM,
+    MOVE_TO,
+    SET,
+    CHANGE,
 }
 
 impl From<CoreKind> for PyActionKind {
@@ -132,6 +158,14 @@ impl From<CoreKind> for PyActionKind {
             CoreKind::Shrine => Self::SHRINE,
             CoreKind::Done => Self::DONE,
             CoreKind::Spirit => Self::SPIRIT,
+            CoreKind::Destroy => Self::DESTROY,
+            CoreKind::Flip => Self::FLIP,
+            CoreKind::ShrineFrom => Self::SHRINE_FROM,
+            CoreKind::ShrineTo => Self::SHRINE_TO,
+            CoreKind::MoveFrom => Self::MOVE_FROM,
+            CoreKind::MoveTo => Self::MOVE_TO,
+            CoreKind::Set => Self::SET,
+            CoreKind::Change => Self::CHANGE,
         }
     }
 }
@@ -140,7 +174,10 @@ impl From<CoreKind> for PyActionKind {
 impl PyActionKind {
     #[getter]
     fn name(&self) -> &'static str {
-        ["TAKE", "TAKE_SHRINE", "DISCARD", "SUMMON", "PLACE", "SHRINE", "DONE", "SPIRIT"][*self as usize]
+        [
+            "TAKE", "TAKE_SHRINE", "DISCARD", "SUMMON", "PLACE", "SHRINE", "DONE", "SPIRIT", "DESTROY", "FLIP", "SHRINE_FROM", "SHRINE_TO",
+            "MOVE_FROM", "MOVE_TO", "SET", "CHANGE",
+        ][*self as usize]
     }
 }
 
@@ -270,19 +307,35 @@ impl PyAction {
     fn kind(&self) -> PyActionKind {
         self.0.kind().into()
     }
-    /// Castle space ``(row, col)`` of a TAKE, else None.
+    /// Castle space ``(row, col)`` of a TAKE or DESTROY, else None.
     #[getter]
     fn space(&self) -> Option<(usize, usize)> {
         match self.0 {
-            CoreAction::Take(s) => Some(space_tuple(s)),
+            CoreAction::Take(s) | CoreAction::Destroy(s) => Some(space_tuple(s)),
             _ => None,
         }
     }
-    /// Realm cell ``(row, col)`` of a PLACE or SHRINE, else None.
+    /// Realm cell ``(row, col)`` of a PLACE, SHRINE or Spirit follow-up, else None.
     #[getter]
     fn cell(&self) -> Option<(usize, usize)> {
         match self.0 {
-            CoreAction::Place(c) | CoreAction::Shrine(c) => Some(cell_tuple(c)),
+            CoreAction::Place(c)
+            | CoreAction::Shrine(c)
+            | CoreAction::Flip(c)
+            | CoreAction::ShrineFrom(c)
+            | CoreAction::ShrineTo(c)
+            | CoreAction::MoveFrom(c)
+            | CoreAction::MoveTo(c)
+            | CoreAction::Set(c)
+            | CoreAction::Change { cell: c, .. } => Some(cell_tuple(c)),
+            _ => None,
+        }
+    }
+    /// The type a CHANGE treats its Special tile as, else None.
+    #[getter]
+    fn tile_type(&self) -> Option<PyTileType> {
+        match self.0 {
+            CoreAction::Change { ty, .. } => CoreType::from_index(ty as usize).map(PyTileType::from),
             _ => None,
         }
     }
@@ -451,6 +504,17 @@ pub struct PyRealm(CoreRealm);
 
 #[pymethods]
 impl PyRealm {
+    /// A Realm from text (docs/cards.md): 4 lines of 4 cells; ``.`` empty,
+    /// ``3Me2`` height 3 with a face-up Me2, ``2#`` face down, ``2S`` with a Shrine.
+    #[staticmethod]
+    fn parse(text: &str) -> PyResult<Self> {
+        CoreRealm::parse(text).map(PyRealm).map_err(PyValueError::new_err)
+    }
+    /// The text of :meth:`parse`.
+    #[getter]
+    fn text(&self) -> String {
+        self.0.to_text()
+    }
     fn height(&self, cell: (i64, i64)) -> PyResult<u8> {
         Ok(self.0.height(cell_index(cell)?))
     }
@@ -502,21 +566,28 @@ fn fresh_seed() -> u64 {
     h.finish()
 }
 
-fn no_cards(what: &str, v: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
-    let Some(v) = v else { return Ok(()) };
+/// `spirits=` / `dragons=`: None, a count to draw, or a list of names.
+pub(crate) fn cards_arg(what: &str, v: Option<&Bound<'_, PyAny>>) -> PyResult<Cards> {
+    let table: &[&str] = if what == "Spirit" { &SPIRITS } else { &DRAGONS };
+    let Some(v) = v else { return Ok(Cards::None) };
     if v.is_none() {
-        return Ok(());
+        return Ok(Cards::None);
     }
-    if let Ok(n) = v.extract::<i64>() {
-        if n == 0 {
-            return Ok(());
-        }
-    } else if v.len().map(|n| n == 0).unwrap_or(false) {
-        return Ok(());
+    if v.is_instance_of::<pyo3::types::PyBool>() {
+        return Err(PyValueError::new_err(format!("{what} cards: a count, a list of names or None, not a bool")));
     }
-    Err(PyValueError::new_err(format!(
-        "{what} cards are not implemented yet; this version plays the base game (pass none)"
-    )))
+    if v.is_instance_of::<pyo3::types::PyInt>() {
+        let n = v.extract::<i64>().map_err(|_| PyValueError::new_err(format!("{what} count must be 0 to 10")))?;
+        return Cards::draw(n, what).map_err(setup_err);
+    }
+    if v.is_instance_of::<PyString>() {
+        return Err(PyValueError::new_err(format!("{what} cards: pass a list of names, e.g. [{:?}]", v.to_string())));
+    }
+    let names: Vec<String> = v
+        .extract()
+        .map_err(|_| PyValueError::new_err(format!("{what} cards: a count, a list of names or None; got {}", v.get_type())))?;
+    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    Cards::named(&refs, table, what).map_err(setup_err)
 }
 
 impl PyGame {
@@ -552,8 +623,8 @@ impl PyGame {
             Some(s) if s.is_none() => fresh_seed(),
             Some(s) => s.extract::<u64>().map_err(|_| PyValueError::new_err("seed must be an integer in 0..2**64"))?,
         };
-        no_cards("Spirit", spirits)?;
-        no_cards("Dragon", dragons)?;
+        let spirits = cards_arg("Spirit", spirits)?;
+        let dragons = cards_arg("Dragon", dragons)?;
         let layout = match layout {
             None => None,
             Some(l) if l.is_none() => None,
@@ -572,7 +643,8 @@ impl PyGame {
             Some(codes) => Some(codes.iter().map(|c| CoreTile::parse(c)).collect::<Result<Vec<_>, _>>().map_err(setup_err)?),
         };
         let rules = rules.map(CoreRules::from).unwrap_or_default();
-        let g = CoreGame::new(players as usize, seed, layout, rules, deal).map_err(setup_err)?;
+        let setup = Setup { layout, deal, ..Setup::new(players as usize, seed).with_rules(rules).with_cards(spirits, dragons) };
+        let g = CoreGame::from_setup(&setup).map_err(setup_err)?;
         Ok(PyGame { g })
     }
 
@@ -606,6 +678,16 @@ impl PyGame {
     #[getter]
     fn rules(&self) -> PyRules {
         PyRules { dragon_set_bonus: self.g.state().rules().dragon_set_bonus }
+    }
+    /// Spirit cards in play, by name in card order.
+    #[getter]
+    fn spirits(&self) -> Vec<&'static str> {
+        self.g.spirit_names()
+    }
+    /// Dragon cards in play, by name in card order.
+    #[getter]
+    fn dragons(&self) -> Vec<&'static str> {
+        self.g.dragon_names()
     }
     /// Completed turns (the Dragon of Ingenuity's included, in solo).
     #[getter]
@@ -708,7 +790,7 @@ impl PyGame {
     // ---- scores
 
     /// Current (or final) scores by seat (R-END-2).
-    fn scores(&self) -> Vec<u32> {
+    fn scores(&self) -> Vec<i32> {
         let s = self.g.state();
         (0..s.players()).map(|p| s.score(p)).collect()
     }
@@ -723,14 +805,25 @@ impl PyGame {
     fn winners(&self) -> Vec<usize> {
         self.g.state().winners()
     }
-    /// ``{"vp", "shrines", "countdown", "dragons", "total"}`` for one seat.
+    /// ``{"vp", "shrines", "countdown", "dragons": {card: points}, "total"}``
+    /// for one seat; solo with cards adds ``"variant": -15`` (R-SOLO-1).
     fn score_breakdown<'py>(&self, py: Python<'py>, player: i64) -> PyResult<Bound<'py, PyDict>> {
-        let b = self.g.state().breakdown(self.seat(player)?);
+        let s = self.g.state();
+        let b = s.breakdown(self.seat(player)?);
         let d = PyDict::new(py);
         d.set_item("vp", b.vp)?;
         d.set_item("shrines", b.shrines)?;
         d.set_item("countdown", b.countdown)?;
-        d.set_item("dragons", PyDict::new(py))?;
+        let dragons = PyDict::new(py);
+        for (k, name) in DRAGONS.iter().enumerate() {
+            if s.dragons() & (1 << k) != 0 {
+                dragons.set_item(*name, b.dragons[k])?;
+            }
+        }
+        d.set_item("dragons", dragons)?;
+        if b.variant != 0 {
+            d.set_item("variant", b.variant)?;
+        }
         d.set_item("total", b.total)?;
         Ok(d)
     }
@@ -827,12 +920,17 @@ impl PyGame {
     fn observation<'py>(&self, py: Python<'py>, player: i64) -> PyResult<Bound<'py, PyAny>> {
         json_to_py(py, &self.g.state().observation(self.seat(player)?))
     }
-    /// Float32 planes of shape ``OBSERVATION_SHAPE`` (docs/observation.md).
-    fn observation_tensor<'py>(&self, py: Python<'py>, player: i64) -> PyResult<Bound<'py, PyAny>> {
+    /// Float32 planes of shape ``observation_shape(version)``
+    /// (docs/observation.md); version 1 is the first 247 planes of version 2.
+    #[pyo3(signature = (player, version = OBSERVATION_VERSION))]
+    fn observation_tensor<'py>(&self, py: Python<'py>, player: i64, version: u32) -> PyResult<Bound<'py, PyAny>> {
         let seat = self.seat(player)?;
+        let shape = observation_shape(version)
+            .ok_or_else(|| PyValueError::new_err(format!("observation version {version} does not exist (1 or {OBSERVATION_VERSION})")))?;
         let mut v = vec![0f32; OBSERVATION_SIZE];
         self.g.state().observation_tensor(seat, &mut v);
-        Ok(PyArray1::from_vec(py, v).reshape(OBSERVATION_SHAPE)?.into_any())
+        v.truncate(shape.iter().product());
+        Ok(PyArray1::from_vec(py, v).reshape(shape)?.into_any())
     }
     /// A copy with the covered castle tiles re-dealt at random (``seed``).
     fn determinize(&self, seed: u64) -> Self {
@@ -892,7 +990,8 @@ fn random_action(py: Python<'_>, game: PyRef<'_, PyGame>, seed: u64) -> Option<P
 /// int32 ``(n_games, players)``, bool ``(n_games, players)`` (shared wins have
 /// several), int32 ``(n_games,)`` decisions per game.
 #[pyfunction]
-#[pyo3(signature = (n_games, players = 2, seed = 0, agent = "random", threads = None, rules = None))]
+#[pyo3(signature = (n_games, players = 2, seed = 0, agent = "random", threads = None, rules = None, *, spirits = None, dragons = None))]
+#[allow(clippy::too_many_arguments)]
 fn playouts<'py>(
     py: Python<'py>,
     n_games: usize,
@@ -901,6 +1000,8 @@ fn playouts<'py>(
     agent: &str,
     threads: Option<usize>,
     rules: Option<PyRules>,
+    spirits: Option<&Bound<'py, PyAny>>,
+    dragons: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyTuple>> {
     use crate::batch::{playouts as run, Outcome, Policy};
     let policy = Policy::parse(agent).map_err(setup_err)?;
@@ -912,6 +1013,7 @@ fn playouts<'py>(
     }
     let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
     let rules = rules.map(CoreRules::from).unwrap_or_default();
+    let setup = Setup::new(players, seed).with_rules(rules).with_cards(cards_arg("Spirit", spirits)?, cards_arg("Dragon", dragons)?);
     // Every buffer is reserved before any work, so a size that does not fit
     // in memory is a MemoryError, not an abort.
     let too_big = |_| pyo3::exceptions::PyMemoryError::new_err(format!("{n_games} games do not fit in memory"));
@@ -926,11 +1028,11 @@ fn playouts<'py>(
     winners.try_reserve_exact(cells).map_err(too_big)?;
     lengths.try_reserve_exact(n_games).map_err(too_big)?;
     let stop = std::sync::atomic::AtomicBool::new(false);
-    search::interruptible(py, &stop, || run(players, seed, policy, rules, threads, &mut out, &stop), |_| Ok(()))?.map_err(setup_err)?;
+    search::interruptible(py, &stop, || run(&setup, policy, threads, &mut out, &stop), |_| Ok(()))?.map_err(setup_err)?;
     let width = players;
     for o in &out {
         for p in 0..width {
-            scores.push(o.scores[p] as i32);
+            scores.push(o.scores[p]);
             winners.push(o.winners & (1 << p) != 0);
         }
     }
@@ -939,6 +1041,30 @@ fn playouts<'py>(
     let winners = PyArray1::from_vec(py, winners).reshape([n_games, width])?;
     let lengths = PyArray1::from_vec(py, lengths);
     PyTuple::new(py, [scores.into_any(), winners.into_any(), lengths.into_any()])
+}
+
+/// Points of Dragon ``card`` for ``realms[player]`` (docs/cards.md); Power
+/// compares with the neighbouring seats of ``realms``.
+#[pyfunction]
+fn dragon_points(card: &str, realms: Vec<PyRef<'_, PyRealm>>, player: i64) -> PyResult<u32> {
+    let k = DRAGONS
+        .iter()
+        .position(|d| d.eq_ignore_ascii_case(card))
+        .ok_or_else(|| PyValueError::new_err(format!("unknown Dragon card {card:?}; the cards are {}", DRAGONS.join(", "))))?;
+    let rs: Vec<CoreRealm> = realms.iter().map(|r| r.0).collect();
+    if !(0..rs.len() as i64).contains(&player) {
+        return Err(PyValueError::new_err(format!("player {player} is not an index of the {} realms", rs.len())));
+    }
+    Ok(crate::cards::dragon_points(k as u8, &rs, player as usize))
+}
+
+/// The shape of the observation tensor of layout ``version`` (1 or 2).
+#[pyfunction]
+#[pyo3(name = "observation_shape", signature = (version = OBSERVATION_VERSION))]
+fn py_observation_shape(version: u32) -> PyResult<(usize, usize, usize)> {
+    observation_shape(version)
+        .map(|s| (s[0], s[1], s[2]))
+        .ok_or_else(|| PyValueError::new_err(format!("observation version {version} does not exist (1 or {OBSERVATION_VERSION})")))
 }
 
 /// The solo rank of a final score (R-SOLO-5).
@@ -968,6 +1094,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(greedy_action, m)?)?;
     m.add_function(wrap_pyfunction!(random_action, m)?)?;
     m.add_function(wrap_pyfunction!(solo_rank, m)?)?;
+    m.add_function(wrap_pyfunction!(dragon_points, m)?)?;
+    m.add_function(wrap_pyfunction!(py_observation_shape, m)?)?;
+    m.add("OBSERVATION_VERSION", OBSERVATION_VERSION)?;
     m.add_function(wrap_pyfunction!(playouts, m)?)?;
     m.add_class::<search::PyMcts>()?;
     m.add_function(wrap_pyfunction!(search::agent_spec, m)?)?;

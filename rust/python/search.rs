@@ -154,7 +154,8 @@ pub fn agent_spec<'py>(py: Python<'py>, text: &str) -> PyResult<(String, Bound<'
 /// the GIL released; see ``dragoncastle.arena``. ``progress(done)`` is called
 /// about ten times a second; Ctrl-C stops the run and raises KeyboardInterrupt.
 #[pyfunction]
-#[pyo3(signature = (agents, n_games, seed = 0, threads = None, rules = None, progress = None))]
+#[pyo3(signature = (agents, n_games, seed = 0, threads = None, rules = None, progress = None, *, spirits = None, dragons = None))]
+#[allow(clippy::too_many_arguments)]
 pub fn arena<'py>(
     py: Python<'py>,
     agents: Vec<String>,
@@ -163,6 +164,8 @@ pub fn arena<'py>(
     threads: Option<usize>,
     rules: Option<PyRules>,
     progress: Option<Bound<'py, PyAny>>,
+    spirits: Option<&Bound<'py, PyAny>>,
+    dragons: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyList>> {
     let specs = agents.iter().map(|a| AgentSpec::parse(a)).collect::<Result<Vec<_>, _>>().map_err(setup_err)?;
     if !(1..=4).contains(&specs.len()) {
@@ -173,12 +176,15 @@ pub fn arena<'py>(
     }
     let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
     let rules = rules.map(CoreRules::from).unwrap_or_default();
+    let setup = crate::setup::Setup::new(specs.len(), seed)
+        .with_rules(rules)
+        .with_cards(super::cards_arg("Spirit", spirits)?, super::cards_arg("Dragon", dragons)?);
     let done = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let result = interruptible(
         py,
         &stop,
-        || run_arena(&specs, n_games, seed, threads, rules, &done, &stop),
+        || run_arena(&specs, n_games, &setup, threads, &done, &stop),
         |_| match &progress {
             Some(cb) => cb.call1((done.load(Ordering::Relaxed),)).map(|_| ()),
             None => Ok(()),
@@ -190,6 +196,9 @@ pub fn arena<'py>(
     for g in games {
         let d = PyDict::new(py);
         d.set_item("seed", g.seed)?;
+        let (sp, dr) = setup.reseeded(g.seed).cards();
+        d.set_item("spirits", crate::cards::names(sp, &crate::cards::SPIRITS))?;
+        d.set_item("dragons", crate::cards::names(dr, &crate::cards::DRAGONS))?;
         d.set_item("agent_of_seat", g.agent_of_seat[..n].iter().map(|&a| a as usize).collect::<Vec<_>>())?;
         d.set_item("scores", g.scores[..n.max(1)].to_vec())?;
         d.set_item("winners", (0..n).filter(|&p| g.winners & (1 << p) != 0).collect::<Vec<_>>())?;

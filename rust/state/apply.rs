@@ -19,8 +19,20 @@ impl State {
         let seat = self.current as usize;
         match a {
             Action::Take(s) => {
+                if self.held_len == 0 {
+                    // The first pick: Deception needs where it was; the solo
+                    // Dragon follows its type (docs/cards.md).
+                    self.tc.first_space = s;
+                    self.tc.first_floor = self.castle.height(s as usize);
+                    self.tc.must_elegance = false;
+                }
                 let t = self.castle.remove_top(s as usize);
-                self.turn_pick = Some(t.tile_type());
+                if self.held_len == 0 {
+                    self.turn_pick = Some(t.tile_type());
+                } else {
+                    self.tc.must_elegance = false;
+                    self.tc.second = super::spirit::Second::Identical;
+                }
                 self.held[self.held_len as usize] = t;
                 self.held_len += 1;
                 self.phase = if self.held_len == 1 { Phase::Complete } else { Phase::Place };
@@ -34,12 +46,12 @@ impl State {
                 self.held_len = 0;
                 self.discarded += 1;
                 self.players[seat].vp += 1;
-                self.end_turn();
+                self.after_action();
             }
             Action::Summon => {
                 self.players[seat].countdown += 1;
                 self.take_countdown_token();
-                self.end_turn();
+                self.after_action();
             }
             Action::Place(c) => {
                 let t = self.held[self.placed as usize];
@@ -48,8 +60,13 @@ impl State {
                     self.first_cell = c;
                 }
                 self.placed += 1;
+                // A tile of a set Consolidated earlier this turn (Strength in
+                // window (a)) is covered and leaves its set.
+                for set in self.sets[..self.n_sets as usize].iter_mut() {
+                    set.cells &= !(1 << c);
+                }
                 if self.placed == self.held_len {
-                    self.consolidate();
+                    self.after_action();
                 }
             }
             Action::Shrine(c) => {
@@ -57,32 +74,20 @@ impl State {
                 p.shrine_pool -= 1;
                 p.realm.build_shrine(c as usize);
                 let n = self.n_sets as usize;
-                if let Some(set) = self.sets[..n].iter_mut().find(|s| s.cells & (1 << c) != 0) {
-                    set.allowance -= 1;
+                // The set's own allowance first, then Faith's extra Shrine.
+                match self.sets[..n].iter_mut().find(|s| s.cells & (1 << c) != 0 && s.allowance > 0) {
+                    Some(set) => set.allowance -= 1,
+                    None => self.tc.faith_extra -= 1,
                 }
-                if self.shrine_cells() == 0 {
-                    self.end_turn();
-                }
+                self.after_shrine();
             }
-            Action::Done => self.end_turn(),
-            // No Spirit card is in play in the base game; legal_actions never lists one.
-            Action::Spirit { .. } => {}
-        }
-    }
-
-    /// R-CONS-1..4 after the last tile is placed, then the Shrine step if any
-    /// Shrine can be built (R-SHRINE-1), else the turn ends.
-    fn consolidate(&mut self) {
-        let seat = self.current as usize;
-        let mut sets = [ConsolidatedSet::default(); MAX_SETS];
-        let (n, vp) = self.players[seat].realm.consolidate(self.rules.dragon_set_bonus, &mut sets);
-        self.players[seat].vp += vp as u16;
-        self.sets = sets;
-        self.n_sets = n as u8;
-        if n > 0 && self.shrine_cells() != 0 {
-            self.phase = Phase::Shrine;
-        } else {
-            self.end_turn();
+            Action::Done => match self.phase {
+                Phase::Shrine => self.leave_shrines(),
+                Phase::Spirits => self.settle(super::spirit::Resume::End),
+                _ => self.finish_card(),
+            },
+            Action::Spirit { card, pay } => self.activate(card, pay),
+            _ => self.apply_follow_up(a),
         }
     }
 
@@ -104,7 +109,9 @@ impl State {
         self.placed = 0;
         self.first_cell = 0;
         self.n_sets = 0;
+        self.sets_done = 0;
         self.sets = [ConsolidatedSet::default(); MAX_SETS];
+        self.tc = super::spirit::TurnCards::default();
         self.turn += 1;
         if self.end_triggered && self.current + 1 == self.n {
             self.phase = Phase::GameOver;

@@ -33,24 +33,38 @@ impl State {
                     cells &= cells - 1;
                 }
                 out.push(Action::Done);
+                self.legal_activations(out);
             }
             Phase::GameOver => {}
+            _ => self.legal_follow_ups(out),
         }
     }
 
-    /// R-ACT-1..3 first pick: an Available tile on the top floor; R-ACT-5 Summon.
+    /// R-ACT-1..3 first pick: an Available tile on the top floor; R-ACT-5 Summon;
+    /// window (a) Spirits. A pending Elegance pick is the only choice.
     fn legal_first_picks(&self, out: &mut ActionList) {
         let top = self.castle.top_floor();
-        if top > 0 {
-            let c = &self.castle;
+        let c = &self.castle;
+        if self.tc.must_elegance {
             c.for_each_space(|s| {
-                if c.height(s) == top && c.is_available(s) {
+                if top > 0 && c.height(s) == top && self.elegance_only(s) {
+                    out.push(Action::Take(s as u8));
+                }
+            });
+            return;
+        }
+        if top > 0 {
+            c.for_each_space(|s| {
+                if c.height(s) == top && self.pickable(s) {
                     out.push(Action::Take(s as u8));
                 }
             });
         }
         if self.can_summon() {
             out.push(Action::Summon);
+        }
+        if self.spirits != 0 {
+            self.legal_activations(out);
         }
     }
 
@@ -61,13 +75,43 @@ impl State {
 
     /// R-ACT-1 second tile (identical, Available after the first left), R-ACT-2,
     /// R-ACT-3, each subject to R-PLACE-2.
+    /// With Deception, Deep or Elegance pending, only their second pick.
     fn legal_completions(&self, out: &mut ActionList) {
+        use super::spirit::Second;
         let first = self.held[0];
         let free = self.players[self.current as usize].realm.placeable().count_ones();
+        let c = &self.castle;
+        match self.tc.second {
+            Second::Deception => {
+                for s in self.tc_deception() {
+                    out.push(Action::Take(s as u8));
+                }
+                return;
+            }
+            Second::Deep => {
+                let ty = first.tile_type();
+                c.for_each_space(|s| {
+                    if c.top(s).map(|t| t.tile_type()) == Some(ty) && self.pickable(s) {
+                        out.push(Action::Take(s as u8));
+                    }
+                });
+                return;
+            }
+            Second::Identical => {}
+        }
+        if self.tc.must_elegance {
+            if free >= 2 {
+                c.for_each_space(|s| {
+                    if c.top_is(s, first) && self.elegance_only(s) {
+                        out.push(Action::Take(s as u8));
+                    }
+                });
+            }
+            return;
+        }
         if free >= 2 {
-            let c = &self.castle;
             c.for_each_space(|s| {
-                if c.top_is(s, first) && c.is_available(s) {
+                if c.top_is(s, first) && self.pickable(s) {
                     out.push(Action::Take(s as u8));
                 }
             });
@@ -76,6 +120,13 @@ impl State {
             out.push(Action::TakeShrine);
         }
         out.push(Action::Discard);
+        if self.spirits != 0 {
+            self.legal_activations(out);
+        }
+    }
+
+    fn tc_deception(&self) -> impl Iterator<Item = usize> {
+        self.deception_candidates().into_iter().flatten()
     }
 
     /// R-PLACE-1 with R-PLACE-3: when two identical tiles are placed, the first
@@ -95,6 +146,7 @@ impl State {
 
     /// R-SHRINE-1: tiles of a set Consolidated this turn whose allowance is not
     /// used up, without a Shrine, while the Shrine Pool is not empty.
+    /// Faith's extra Shrine opens every tile of this turn's sets.
     pub(crate) fn shrine_cells(&self) -> u16 {
         let p = &self.players[self.current as usize];
         if p.shrine_pool == 0 {
@@ -102,11 +154,11 @@ impl State {
         }
         let mut cells = 0u16;
         for set in self.consolidated_sets() {
-            if set.allowance > 0 {
+            if set.allowance > 0 || self.tc.faith_extra > 0 {
                 cells |= set.cells;
             }
         }
-        cells & !p.realm.shrines()
+        cells & !p.realm.shrines() & p.realm.face_down()
     }
 
     pub fn is_legal(&self, a: Action) -> bool {
@@ -124,7 +176,29 @@ impl State {
             Phase::Place => "PLACE",
             Phase::Shrine => "SHRINE or DONE",
             Phase::GameOver => "nothing: the game is over",
+            Phase::Spirits => "SPIRIT or DONE",
+            Phase::Destroy => "DESTROY",
+            Phase::Wind => "FLIP, SHRINE_FROM or DONE",
+            Phase::WindTo => "SHRINE_TO",
+            Phase::Strength => "MOVE_FROM or DONE",
+            Phase::StrengthTo => "MOVE_TO",
+            Phase::Set => "SET",
+            Phase::Change => "CHANGE",
+            Phase::Cunning => "SPIRIT (Cunning)",
         };
+        if let Action::Spirit { card, .. } = a {
+            let name = crate::cards::SPIRITS.get(card as usize).copied().unwrap_or("?");
+            return if self.spirits & (1 << card) == 0 {
+                format!("the Spirit of {name} is not in play")
+            } else if self.tc.used & (1 << card) != 0 {
+                format!("the Spirit of {name} was already activated this turn (R-SPIRIT-1)")
+            } else {
+                format!(
+                    "the Spirit of {name} cannot be activated now: not its window, a pick is pending, \
+                     the payment is missing, or its effect could not apply after paying (R-SPIRIT-1, R-SPIRIT-2)"
+                )
+            };
+        }
         let fits = matches!(
             (self.phase, kind),
             (Phase::Action, K::Take | K::Summon)
@@ -132,11 +206,25 @@ impl State {
                 | (Phase::Place, K::Place)
                 | (Phase::Shrine, K::Shrine | K::Done)
         );
-        if kind == K::Spirit {
-            return "no Spirit card is in play".into();
+        let follow_up = matches!(
+            (self.phase, kind),
+            (Phase::Spirits, K::Done)
+                | (Phase::Destroy, K::Destroy)
+                | (Phase::Wind, K::Flip | K::ShrineFrom | K::Done)
+                | (Phase::WindTo, K::ShrineTo)
+                | (Phase::Strength, K::MoveFrom | K::Done)
+                | (Phase::StrengthTo, K::MoveTo)
+                | (Phase::Set, K::Set)
+                | (Phase::Change, K::Change)
+        );
+        if follow_up {
+            return format!("{a} is not one of this Spirit's choices now (docs/cards.md)");
         }
         if !fits {
             return format!("this phase expects {expected}");
+        }
+        if self.tc.must_elegance || self.tc.second != super::spirit::Second::Identical {
+            return "a Spirit's pick is pending: the next pick must use it (docs/cards.md)".into();
         }
         match a {
             Action::Take(s) => {

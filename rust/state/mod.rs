@@ -7,6 +7,7 @@ pub mod apply;
 pub mod legal;
 pub mod observe;
 pub mod score;
+pub mod spirit;
 
 use crate::castle::Castle;
 use crate::error::Error;
@@ -19,9 +20,11 @@ pub const MAX_PLAYERS: usize = 4;
 /// R-POOL-1
 pub const SHRINES: u8 = 40;
 pub const COUNTDOWN_TOKENS: u8 = 7;
-/// Sets one turn can Consolidate: each must contain a tile placed this turn, and
-/// the base game places at most 2 (Spirit of Strength moves 2 more).
-pub const MAX_SETS: usize = 4;
+/// Sets one turn can Consolidate. Each set turns at least 3 face-up tiles face
+/// down (4, or 3 for Cunning), and no tile turns face up again: a turn starts
+/// with at most 16 face-up tiles and places at most 2, so at most 18 / 3 = 6
+/// sets. A Consolidation that would exceed this panics (a proof error).
+pub const MAX_SETS: usize = 8;
 
 /// Rule options (`Rules(...)` in Python).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,8 +39,8 @@ impl Default for Rules {
     }
 }
 
-/// Which decision is pending. Spirit windows (R-SPIRIT-2) will be further phases
-/// entered from the same turn steps (`docs/actions.md`).
+/// Which decision is pending. The Spirit phases are entered only with cards in
+/// play (`docs/cards.md`); their order is the observation's one-hot order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Phase {
     /// Start of a turn: take the first tile from the top floor (R-ACT-4) or Summon.
@@ -49,10 +52,43 @@ pub enum Phase {
     /// Build Shrines on the sets just Consolidated, or `Done` (R-SHRINE-1).
     Shrine,
     GameOver,
+    /// Window (c): Spirits before Consolidation, or `Done`.
+    Spirits,
+    /// Destruction: which castle tile.
+    Destroy,
+    /// Wind: flip a tile and/or lift a Shrine.
+    Wind,
+    /// Wind: where the lifted Shrine goes.
+    WindTo,
+    /// Strength: which tile to move (or `Done` after one).
+    Strength,
+    /// Strength: where the lifted tile goes.
+    StrengthTo,
+    /// Beauty or Cunning: which group.
+    Set,
+    /// Change: which Special tile becomes which type.
+    Change,
+    /// Change made a group of 3: activate Cunning for it.
+    Cunning,
 }
 
 impl Phase {
-    pub const ALL: [Phase; 5] = [Phase::Action, Phase::Complete, Phase::Place, Phase::Shrine, Phase::GameOver];
+    pub const ALL: [Phase; 14] = [
+        Phase::Action,
+        Phase::Complete,
+        Phase::Place,
+        Phase::Shrine,
+        Phase::GameOver,
+        Phase::Spirits,
+        Phase::Destroy,
+        Phase::Wind,
+        Phase::WindTo,
+        Phase::Strength,
+        Phase::StrengthTo,
+        Phase::Set,
+        Phase::Change,
+        Phase::Cunning,
+    ];
     pub const fn name(self) -> &'static str {
         match self {
             Phase::Action => "ACTION",
@@ -60,7 +96,19 @@ impl Phase {
             Phase::Place => "PLACE",
             Phase::Shrine => "SHRINE",
             Phase::GameOver => "GAME_OVER",
+            Phase::Spirits => "SPIRITS",
+            Phase::Destroy => "DESTROY",
+            Phase::Wind => "WIND",
+            Phase::WindTo => "WIND_TO",
+            Phase::Strength => "STRENGTH",
+            Phase::StrengthTo => "STRENGTH_TO",
+            Phase::Set => "SET",
+            Phase::Change => "CHANGE",
+            Phase::Cunning => "CUNNING",
         }
+    }
+    pub fn index(self) -> usize {
+        Phase::ALL.iter().position(|&p| p == self).unwrap_or(0)
     }
     pub fn parse(name: &str) -> Option<Phase> {
         Phase::ALL.into_iter().find(|p| p.name() == name)
@@ -110,11 +158,32 @@ pub struct State {
     pub(crate) dragon_tiles: [u8; Tile::SYMBOLS],
     pub(crate) dragon_log: [Action; 3],
     pub(crate) dragon_log_len: u8,
+    /// Spirit and Dragon cards in play, as masks over card indices.
+    pub(crate) spirits: u16,
+    pub(crate) dragons: u16,
+    /// Sets of this turn whose Shrine step is over (`docs/cards.md`).
+    pub(crate) sets_done: u8,
+    pub(crate) tc: spirit::TurnCards,
 }
 
 impl State {
     /// A new game: `players` in 1..=4 (1 is solo, R-SOLO-1), the deal in dealing order.
     pub fn new(players: usize, layout: &Layout, deal: &[Tile; Tile::TOTAL], rules: Rules) -> Result<State, Error> {
+        State::with_cards(players, layout, deal, rules, 0, 0)
+    }
+
+    /// A new game with the Spirit and Dragon cards of the masks in play.
+    pub fn with_cards(
+        players: usize,
+        layout: &Layout,
+        deal: &[Tile; Tile::TOTAL],
+        rules: Rules,
+        spirits: u16,
+        dragons: u16,
+    ) -> Result<State, Error> {
+        if spirits >> crate::cards::SPIRIT_CARDS != 0 || dragons >> crate::cards::DRAGON_CARDS != 0 {
+            return Err(Error::Setup("card masks name cards that do not exist".into()));
+        }
         if !(1..=MAX_PLAYERS).contains(&players) {
             return Err(Error::Setup(format!("players must be 1 (solo) to 4; got {players}")));
         }
@@ -150,6 +219,10 @@ impl State {
             dragon_tiles: [0; Tile::SYMBOLS],
             dragon_log: [Action::Done; 3],
             dragon_log_len: 0,
+            spirits,
+            dragons,
+            sets_done: 0,
+            tc: spirit::TurnCards::default(),
         })
     }
 
@@ -216,7 +289,23 @@ impl State {
     pub fn held(&self) -> &[Tile] {
         &self.held[self.placed as usize..self.held_len as usize]
     }
-    /// The sets Consolidated this turn (non-empty only in the Shrine phase).
+    /// Spirit cards in play (mask over [`crate::cards::SPIRITS`]).
+    pub fn spirits(&self) -> u16 {
+        self.spirits
+    }
+    /// Dragon cards in play (mask over [`crate::cards::DRAGONS`]).
+    pub fn dragons(&self) -> u16 {
+        self.dragons
+    }
+    /// Whether any card is in play (the solo variant, R-SOLO-1).
+    pub fn has_cards(&self) -> bool {
+        self.spirits != 0 || self.dragons != 0
+    }
+    /// What the Spirits did this turn so far.
+    pub fn turn_cards(&self) -> &spirit::TurnCards {
+        &self.tc
+    }
+    /// The sets Consolidated this turn.
     pub fn consolidated_sets(&self) -> &[ConsolidatedSet] {
         &self.sets[..self.n_sets as usize]
     }
@@ -242,7 +331,10 @@ impl State {
                 }
                 continue;
             }
-            let placing = self.phase == Phase::Place && i == self.current as usize;
+            // Mid-turn phases may hold an unconsolidated group (placement, window
+            // (c), a Spirit's effect under way); the others are settled.
+            let placing = i == self.current as usize
+                && !matches!(self.phase, Phase::Action | Phase::Complete | Phase::Shrine | Phase::Destroy | Phase::GameOver);
             p.realm.validate(!placing).map_err(|e| format!("seat {i}: {e}"))?;
             tiles += p.realm.tiles() as usize;
             shrines += p.shrine_pool as u32 + p.realm.shrine_count();
@@ -265,14 +357,18 @@ impl State {
         }
         let expect_held = match self.phase {
             Phase::Complete => self.held_len == 1 && self.placed == 0,
+            Phase::Destroy => self.held_len <= 1 && self.placed == 0,
             Phase::Place => self.held_len >= 1 && self.placed < self.held_len,
             _ => self.held().is_empty(),
         };
         if !expect_held {
             return Err(format!("held tiles {:?} do not fit phase {:?}", self.held(), self.phase));
         }
-        if self.phase != Phase::Shrine && self.n_sets != 0 {
-            return Err("consolidated sets outside the Shrine phase".into());
+        if self.sets_done > self.n_sets || self.n_sets as usize > MAX_SETS {
+            return Err("consolidated set counts out of range".into());
+        }
+        if self.phase == Phase::Action && self.n_sets != 0 && self.tc.used == 0 {
+            return Err("sets at the start of a turn without a Spirit".into());
         }
         if !self.is_over() && self.legal_actions().is_empty() {
             return Err("no legal action in a running game".into());

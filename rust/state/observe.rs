@@ -35,11 +35,42 @@ pub mod planes {
     pub const HELD: usize = GLOBAL + 8; // 189
     /// 29 planes: covered tiles of each symbol (constant: count / 4).
     pub const HIDDEN: usize = HELD + 29; // 218
-    pub const COUNT: usize = HIDDEN + 29; // 247
+    /// Version 1 ends here.
+    pub const COUNT_V1: usize = HIDDEN + 29; // 247
+    /// Version 2 (`docs/cards.md`): constant phase one-hot over all 14 phases.
+    pub const PHASE: usize = COUNT_V1; // 247
+    /// Constant: Spirit card k in play; used this turn; Dragon card k in play.
+    pub const SPIRITS_IN_PLAY: usize = PHASE + 14; // 261
+    pub const SPIRITS_USED: usize = SPIRITS_IN_PLAY + 10; // 271
+    pub const DRAGONS_IN_PLAY: usize = SPIRITS_USED + 10; // 281
+    /// Constant turn flags: Elegance active, Elegance pick pending, Deception
+    /// pending, Deep pending, Faith's extra Shrine, Wind's flip done, Strength's moves / 2.
+    pub const TURN_FLAGS: usize = DRAGONS_IN_PLAY + 10; // 291
+    /// Castle grid: the first pick's space (phase COMPLETE).
+    pub const FIRST_PICK: usize = TURN_FLAGS + 7; // 298
+    /// The mover's Realm: the lifted cell, or Strength's last destination.
+    pub const LIFTED: usize = FIRST_PICK + 1; // 299
+    /// The mover's Realm: tiles of this turn's sets.
+    pub const TURN_SETS: usize = LIFTED + 1; // 300
+    /// The mover's Realm: Change's group waiting for Cunning.
+    pub const CUNNING_GROUP: usize = TURN_SETS + 1; // 301
+    pub const COUNT: usize = CUNNING_GROUP + 1; // 302
 }
 
+/// The tensor's layout version: a new plane never silently shifts a trained
+/// model's input (`docs/observation.md`).
+pub const OBSERVATION_VERSION: u32 = 2;
 pub const OBSERVATION_SHAPE: [usize; 3] = [planes::COUNT, MAX_ROWS, MAX_COLS];
 pub const OBSERVATION_SIZE: usize = planes::COUNT * SPACES;
+
+/// The shape of the tensor of layout `version` (1 or 2).
+pub const fn observation_shape(version: u32) -> Option<[usize; 3]> {
+    match version {
+        1 => Some([planes::COUNT_V1, MAX_ROWS, MAX_COLS]),
+        2 => Some(OBSERVATION_SHAPE),
+        _ => None,
+    }
+}
 
 impl State {
     /// How many covered tiles of each symbol remain (public knowledge).
@@ -144,8 +175,10 @@ impl State {
         globals[0] = self.general_shrines as f32 / SHRINES as f32;
         globals[1] = self.countdown_left() as f32 / COUNTDOWN_TOKENS as f32;
         globals[2] = self.end_triggered as u8 as f32;
-        let phase_index = Phase::ALL.iter().position(|&p| p == self.phase).unwrap_or(0);
-        globals[3 + phase_index] = 1.0;
+        let phase_index = self.phase.index();
+        if phase_index < 5 {
+            globals[3 + phase_index] = 1.0; // version 1's one-hot knows the base phases only
+        }
         let mut held = [0.0f32; Tile::SYMBOLS];
         for t in self.held() {
             held[t.index() as usize] += 0.5;
@@ -160,6 +193,50 @@ impl State {
                 set(HIDDEN + k, s, hidden[k] as f32 / 4.0);
             }
         }
+        // Version 2: the cards and the Spirits' turn.
+        let tc = &self.tc;
+        let mut constant = [0.0f32; COUNT - PHASE];
+        constant[phase_index] = 1.0;
+        for k in 0..10 {
+            constant[SPIRITS_IN_PLAY - PHASE + k] = (self.spirits >> k & 1) as f32;
+            constant[SPIRITS_USED - PHASE + k] = (tc.used >> k & 1) as f32;
+            constant[DRAGONS_IN_PLAY - PHASE + k] = (self.dragons >> k & 1) as f32;
+        }
+        let flags = [
+            tc.elegance as u8 as f32,
+            tc.must_elegance as u8 as f32,
+            (tc.second == super::spirit::Second::Deception) as u8 as f32,
+            (tc.second == super::spirit::Second::Deep) as u8 as f32,
+            tc.faith_extra as f32,
+            tc.wind_flipped as u8 as f32,
+            tc.moves as f32 / 2.0,
+        ];
+        constant[TURN_FLAGS - PHASE..TURN_FLAGS - PHASE + 7].copy_from_slice(&flags);
+        for s in 0..SPACES {
+            for (k, v) in constant[..FIRST_PICK - PHASE].iter().enumerate() {
+                if *v != 0.0 {
+                    set(PHASE + k, s, *v);
+                }
+            }
+        }
+        if self.phase == Phase::Complete {
+            set(FIRST_PICK, tc.first_space as usize, 1.0);
+        }
+        let realm_space = |cell: usize| (cell / SIDE) * MAX_COLS + cell % SIDE;
+        match self.phase {
+            Phase::WindTo | Phase::StrengthTo => set(LIFTED, realm_space(tc.lifted as usize), 1.0),
+            Phase::Strength if tc.moves > 0 => set(LIFTED, realm_space(tc.last_to as usize), 1.0),
+            _ => {}
+        }
+        let turn_sets = self.set_cells();
+        for cell in 0..CELLS {
+            if turn_sets & (1 << cell) != 0 {
+                set(TURN_SETS, realm_space(cell), 1.0);
+            }
+            if self.phase == Phase::Cunning && tc.pending & (1 << cell) != 0 {
+                set(CUNNING_GROUP, realm_space(cell), 1.0);
+            }
+        }
     }
 
     /// The observation of `seat` as JSON-like data (`observation(player)` in Python).
@@ -170,6 +247,14 @@ impl State {
                 .map(|r| (0..c.cols()).map(|col| f(r * MAX_COLS + col)).collect::<Vec<_>>())
                 .collect::<Vec<_>>()
                 .into()
+        };
+        let dragons_of = |seat: usize| -> Value {
+            let b = self.breakdown(seat);
+            let m: serde_json::Map<String, Value> = (0..crate::cards::DRAGON_CARDS)
+                .filter(|k| self.dragons & (1 << k) != 0)
+                .map(|k| (crate::cards::DRAGONS[k].to_string(), b.dragons[k].into()))
+                .collect();
+            Value::Object(m)
         };
         let realm = |seat: usize| -> Value {
             let p = &self.players[seat];
@@ -185,6 +270,7 @@ impl State {
                 "vp": p.vp,
                 "countdown": p.countdown,
                 "score": self.score(seat),
+                "dragons": dragons_of(seat),
             })
         };
         let hidden = self.hidden_counts();
@@ -220,6 +306,12 @@ impl State {
             "countdown_left": self.countdown_left(),
             "end_triggered": self.end_triggered,
             "discarded": self.discarded,
+            "spirits": crate::cards::names(self.spirits, &crate::cards::SPIRITS),
+            "dragons": crate::cards::names(self.dragons, &crate::cards::DRAGONS),
+            "spirits_used": crate::cards::names(self.tc.used, &crate::cards::SPIRITS),
+            "elegance": self.tc.elegance,
+            "second_pick": self.tc.second.name(),
+            "faith_extra": self.tc.faith_extra,
         })
     }
 }

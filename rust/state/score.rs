@@ -1,6 +1,11 @@
 //! Scores and the winner (R-END-2, R-END-3).
 
 use super::{State, MAX_PLAYERS};
+use crate::cards::{dragon_points, DRAGON_CARDS};
+use crate::realm::Realm;
+
+/// R-SOLO-1: the Spirits & Dragons solo variant subtracts 15.
+pub const SOLO_VARIANT: i32 = -15;
 
 /// Solo utility scale: `returns()` is the final score / 100.
 pub const SOLO_RETURN_SCALE: f64 = 100.0;
@@ -11,7 +16,11 @@ pub struct Breakdown {
     pub vp: u32,
     pub shrines: u32,
     pub countdown: u32,
-    pub total: u32,
+    /// Points of each Dragon card (0 for cards not in play).
+    pub dragons: [u32; DRAGON_CARDS],
+    /// The solo variant's −15 (R-SOLO-1), else 0.
+    pub variant: i32,
+    pub total: i32,
 }
 
 impl State {
@@ -20,16 +29,36 @@ impl State {
         let vp = p.vp as u32;
         let shrines = p.realm.shrine_points();
         let countdown = 2 * p.countdown as u32;
-        Breakdown { vp, shrines, countdown, total: vp + shrines + countdown }
+        let mut dragons = [0; DRAGON_CARDS];
+        if self.dragons != 0 {
+            let mut realms = [Realm::default(); MAX_PLAYERS];
+            let n = self.players();
+            for (r, q) in realms.iter_mut().zip(self.players.iter()).take(n) {
+                *r = q.realm;
+            }
+            for (card, d) in dragons.iter_mut().enumerate() {
+                if self.dragons & (1 << card) != 0 {
+                    *d = dragon_points(card as u8, &realms[..n], seat);
+                }
+            }
+        }
+        let variant = if self.solo && self.has_cards() { SOLO_VARIANT } else { 0 };
+        let total = (vp + shrines + countdown + dragons.iter().sum::<u32>()) as i32 + variant;
+        Breakdown { vp, shrines, countdown, dragons, variant, total }
     }
 
-    /// R-END-2, current or final.
-    pub fn score(&self, seat: usize) -> u32 {
+    /// R-END-2, current or final (Dragon cards included; the solo variant's
+    /// −15 too, so it may be negative).
+    pub fn score(&self, seat: usize) -> i32 {
+        if self.dragons == 0 && !self.has_cards() {
+            let p = &self.players[seat];
+            return (p.vp as u32 + p.realm.shrine_points() + 2 * p.countdown as u32) as i32;
+        }
         self.breakdown(seat).total
     }
 
     /// The tie-break key of R-END-3: score, then face-down stacks, then Shrines built.
-    pub fn rank_key(&self, seat: usize) -> (u32, u32, u32) {
+    pub fn rank_key(&self, seat: usize) -> (i32, u32, u32) {
         let r = &self.players[seat].realm;
         (self.score(seat), r.face_down_stacks(), r.shrine_count())
     }

@@ -1,0 +1,96 @@
+//! The one value that describes a new game: players, seed, layout, rules, an
+//! explicit deal, and the cards. `Game`, the batch API, the arena and JSON all
+//! build their games from it.
+
+use crate::cards::{resolve, Cards};
+use crate::error::Error;
+use crate::layout::Layout;
+use crate::state::{check_deal, seeded_deal, Rules, State, MAX_PLAYERS};
+use crate::tile::Tile;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setup {
+    /// 1 (solo against the Dragon of Ingenuity) to 4.
+    pub players: usize,
+    /// The seed of the deal and of drawn cards (R-SEED-1).
+    pub seed: u64,
+    /// `None`: the standard layout for the player count.
+    pub layout: Option<Layout>,
+    pub rules: Rules,
+    /// An explicit deal instead of the seeded shuffle (116 tiles in dealing order).
+    pub deal: Option<Vec<Tile>>,
+    pub spirits: Cards,
+    pub dragons: Cards,
+}
+
+impl Setup {
+    /// The base game for `players` dealt from `seed`.
+    pub fn new(players: usize, seed: u64) -> Setup {
+        Setup { players, seed, layout: None, rules: Rules::default(), deal: None, spirits: Cards::None, dragons: Cards::None }
+    }
+
+    pub fn with_cards(mut self, spirits: Cards, dragons: Cards) -> Setup {
+        self.spirits = spirits;
+        self.dragons = dragons;
+        self
+    }
+
+    pub fn with_rules(mut self, rules: Rules) -> Setup {
+        self.rules = rules;
+        self
+    }
+
+    /// The layout in use.
+    pub fn layout(&self) -> Layout {
+        self.layout.clone().unwrap_or_else(|| Layout::for_players(self.players))
+    }
+
+    /// Check everything a user can get wrong.
+    pub fn validate(&self) -> Result<(), Error> {
+        if !(1..=MAX_PLAYERS).contains(&self.players) {
+            return Err(Error::Setup(format!("players must be 1 (solo) to 4; got {}", self.players)));
+        }
+        if let Some(d) = &self.deal {
+            check_deal(d)?;
+        }
+        for (what, c, table) in [("Spirit", &self.spirits, &crate::cards::SPIRITS), ("Dragon", &self.dragons, &crate::cards::DRAGONS)] {
+            match c {
+                Cards::Draw(k) if *k > table.len() => return Err(Error::Setup(format!("{what} count must be 0 to 10; got {k}"))),
+                Cards::Named(v) if v.iter().any(|&i| i as usize >= table.len()) => {
+                    return Err(Error::Setup(format!("unknown {what} card index")))
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// The deal in dealing order.
+    pub fn deal(&self) -> [Tile; Tile::TOTAL] {
+        match &self.deal {
+            Some(d) if d.len() == Tile::TOTAL => {
+                let mut a = [Tile::from_index_unchecked(0); Tile::TOTAL];
+                a.copy_from_slice(d);
+                a
+            }
+            _ => seeded_deal(self.seed),
+        }
+    }
+
+    /// The cards in play, as masks (`docs/cards.md`, "The draw").
+    pub fn cards(&self) -> (u16, u16) {
+        resolve(&self.spirits, &self.dragons, self.seed)
+    }
+
+    /// The opening state.
+    pub fn state(&self) -> Result<State, Error> {
+        self.validate()?;
+        let (spirits, dragons) = self.cards();
+        State::with_cards(self.players, &self.layout(), &self.deal(), self.rules, spirits, dragons)
+    }
+
+    /// The same setup dealt from another seed (game `k` of a batch).
+    pub fn reseeded(&self, seed: u64) -> Setup {
+        Setup { seed, ..self.clone() }
+    }
+}
