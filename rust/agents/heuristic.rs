@@ -94,6 +94,11 @@ fn held(s: &State, seat: usize, t: TileType, w: &Weights) -> f64 {
 pub fn move_value(s: &State, a: Action, w: &Weights) -> f64 {
     let mut next = *s;
     next.apply_unchecked(a);
+    if next.phase() == Phase::Spirits && s.phase() != Phase::Spirits {
+        // Window (c) opened: value the move with the Consolidation that
+        // `done` would bring, as in a game without such Spirits.
+        next.apply_unchecked(Action::Done);
+    }
     let seat = s.current_player();
     value(&next, seat, w)
         + match a {
@@ -103,9 +108,83 @@ pub fn move_value(s: &State, a: Action, w: &Weights) -> f64 {
         }
 }
 
-/// The legal action with the best [`value`] one decision ahead; ties go to the `rng`.
+/// Phases inside a Spirit's effect: their choices pay off only when the effect
+/// is complete.
+fn in_effect(s: &State) -> bool {
+    !matches!(s.phase(), Phase::Action | Phase::Complete | Phase::Place | Phase::Shrine | Phase::Spirits | Phase::GameOver)
+}
+
+/// What an activation costs beyond what the position value sees: a paid tile
+/// or Shrine was worth more than the value's weights say (a tile is a future
+/// set, a Shrine future points). Measured on greedy solo games (`docs/agents.md`).
+const SPIRIT_PRICE: f64 = 1.0;
+
+/// A decision point where a Spirit's effect is over and play is back to the
+/// turn's regular choices.
+fn settled(s: &State) -> bool {
+    let tc = s.turn_cards();
+    let pending = tc.must_elegance || tc.second != crate::state::spirit::Second::Identical;
+    match s.phase() {
+        Phase::Action | Phase::Complete | Phase::Spirits => !pending,
+        Phase::Place | Phase::Shrine | Phase::GameOver => true,
+        _ => false,
+    }
+}
+
+/// The value of a Spirit's activation or follow-up `a`: the effect is played
+/// out greedily (without further Spirits) until play is back to a regular
+/// choice. Back in the phase it started from, that choice is valued one
+/// decision ahead, like the alternatives to the Spirit; so the price paid is
+/// weighed against what the effect gained.
+fn effect_value(s: &State, a: Action, w: &Weights) -> f64 {
+    let seat = s.current_player();
+    let turn = s.turn();
+    let mut next = *s;
+    next.apply_unchecked(a);
+    let mut rng = SplitMix64::new(0);
+    for _ in 0..8 {
+        if next.turn() != turn || settled(&next) {
+            break;
+        }
+        let Some(b) = pick(&next, &mut rng, w, false) else { break };
+        next.apply_unchecked(b);
+    }
+    let price = if matches!(a, Action::Spirit { .. }) { SPIRIT_PRICE } else { 0.0 };
+    let back = next.turn() == turn && next.phase() == s.phase() && matches!(s.phase(), Phase::Action | Phase::Complete | Phase::Spirits | Phase::Shrine);
+    let v = if back {
+        // The best regular choice from here, valued as the alternatives are.
+        let mut rng = SplitMix64::new(0);
+        match pick(&next, &mut rng, w, false) {
+            Some(b) => one_step(&next, b, w),
+            None => value(&next, seat, w),
+        }
+    } else {
+        value(&next, seat, w)
+    };
+    v - price
+}
+
+/// The value of `a` one decision ahead, as [`pick`] rates a regular choice.
+fn one_step(s: &State, a: Action, w: &Weights) -> f64 {
+    let seat = s.current_player();
+    match a {
+        Action::Take(space) if matches!(s.phase(), Phase::Action | Phase::Complete) => {
+            let Some(t) = s.castle().top(space as usize) else { return value(s, seat, w) };
+            value(s, seat, w) + held(s, seat, t.tile_type(), w)
+        }
+        _ => move_value(s, a, w),
+    }
+}
+
+/// The legal action with the best [`value`] one decision ahead; ties go to the
+/// `rng`. Spirits are weighed by [`effect_value`].
 pub fn choose(s: &State, rng: &mut SplitMix64, w: &Weights) -> Option<Action> {
+    pick(s, rng, w, true)
+}
+
+fn pick(s: &State, rng: &mut SplitMix64, w: &Weights, spirits: bool) -> Option<Action> {
     let list = s.legal_actions();
+    let effect = spirits && in_effect(s);
     let seat = s.current_player();
     // A castle pick changes nothing the value reads but the tiles in hand, so
     // picks are valued without playing them.
@@ -124,6 +203,12 @@ pub fn choose(s: &State, rng: &mut SplitMix64, w: &Weights) -> Option<Action> {
                 }
                 v + held(s, seat, t.tile_type(), w)
             }
+            // The inner look-ahead activates no further Spirit (but pays for
+            // the Cunning that Change asked for).
+            Action::Spirit { .. } if !spirits && s.phase() != Phase::Cunning => continue,
+            Action::Spirit { .. } if !spirits => move_value(s, a, w),
+            Action::Spirit { .. } => effect_value(s, a, w),
+            _ if effect => effect_value(s, a, w),
             _ => move_value(s, a, w),
         };
         if v > best + 1e-9 {

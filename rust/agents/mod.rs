@@ -67,6 +67,29 @@ mod tests {
         chosen
     }
 
+    /// The bar: greedy games activate every Spirit card.
+    #[test]
+    fn greedy_activates_every_spirit() {
+        use crate::setup::Setup;
+        use crate::cards::Cards;
+        let mut counts = [0u32; 10];
+        for card in 0..10u8 {
+            for seed in 0..12 {
+                let players = 1 + (seed % 4) as usize;
+                let mut s = Setup::new(players, seed).with_cards(Cards::Named(vec![card]), Cards::None).state().unwrap();
+                let mut rng = SplitMix64::new(seed);
+                while let Some(a) = greedy_action(&s, &mut rng) {
+                    if let Action::Spirit { card: c, .. } = a {
+                        counts[c as usize] += 1;
+                    }
+                    s.apply_unchecked(a);
+                }
+            }
+        }
+        eprintln!("greedy activations per Spirit: {counts:?}");
+        assert!(counts.iter().all(|&n| n > 0), "{counts:?}");
+    }
+
     #[test]
     fn fast_greedy_chooses_exactly_as_the_definition() {
         for players in 1..=4 {
