@@ -28,6 +28,9 @@ pub fn text(s: &State) -> String {
         s.countdown_left(),
         if s.end_triggered() { " (end triggered)" } else { "" }
     );
+    if let Some(line) = cards_line(s) {
+        let _ = writeln!(o, "{line}");
+    }
     o.push_str("    ");
     for col in 0..c.cols() {
         let _ = write!(o, "{col:^6}");
@@ -56,12 +59,14 @@ pub fn text(s: &State) -> String {
         let b = s.breakdown(seat);
         let _ = writeln!(
             o,
-            "Seat {seat}{}: score {} (VP {}, Shrines {}, Countdown {}); Shrine Pool {}",
+            "Seat {seat}{}: score {} (VP {}, Shrines {}, Countdown {}{}{}); Shrine Pool {}",
             if seat == s.current_player() && !s.is_over() { " (to move)" } else { "" },
             b.total,
             b.vp,
             b.shrines,
             b.countdown,
+            dragon_points_text(s, &b),
+            if b.variant != 0 { format!(", solo variant {}", b.variant) } else { String::new() },
             p.shrine_pool
         );
         for r in 0..SIDE {
@@ -102,6 +107,29 @@ pub fn text(s: &State) -> String {
     o
 }
 
+/// `Spirits: wind (used), faith  Dragons: harmony`, or nothing without cards.
+fn cards_line(s: &State) -> Option<String> {
+    use crate::cards::{names, DRAGONS, SPIRITS};
+    if !s.has_cards() {
+        return None;
+    }
+    let used = s.turn_cards().used;
+    let spirits: Vec<String> = (0..SPIRITS.len())
+        .filter(|k| s.spirits() & (1 << k) != 0)
+        .map(|k| if used & (1 << k) != 0 { format!("{} (used)", SPIRITS[k]) } else { SPIRITS[k].to_string() })
+        .collect();
+    let or_none = |v: Vec<String>| if v.is_empty() { "none".to_string() } else { v.join(", ") };
+    let dragons = names(s.dragons(), &DRAGONS).into_iter().map(String::from).collect();
+    Some(format!("Spirits: {}  Dragons: {}", or_none(spirits), or_none(dragons)))
+}
+
+fn dragon_points_text(s: &State, b: &crate::state::score::Breakdown) -> String {
+    (0..crate::cards::DRAGON_CARDS)
+        .filter(|k| s.dragons() & (1 << k) != 0)
+        .map(|k| format!(", {} {}", crate::cards::DRAGONS[k], b.dragons[k]))
+        .collect()
+}
+
 const COLOURS: [&str; 6] = ["#c0392b", "#2471a3", "#229954", "#d4ac0d", "#7d3c98", "#117a65"];
 
 /// An SVG picture: the castle (shade = height, Available tiles outlined) and the Realms.
@@ -110,7 +138,7 @@ pub fn svg(s: &State) -> String {
     let cell = 34;
     let realm_w = SIDE * 26 + 20;
     let width = (c.cols() * cell).max(s.players() * realm_w) + 20;
-    let height = c.rows() * cell + SIDE * 26 + 70;
+    let height = c.rows() * cell + SIDE * 26 + 84;
     let mut o = String::new();
     let _ = write!(
         o,
@@ -158,6 +186,9 @@ pub fn svg(s: &State) -> String {
                 y + 15
             );
         }
+    }
+    if let Some(line) = cards_line(s) {
+        let _ = write!(o, r#"<text x="10" y="{}">{line}</text>"#, height - 18);
     }
     if s.phase() == Phase::GameOver {
         let _ = write!(o, r#"<text x="10" y="{}">game over</text>"#, height - 4);

@@ -5,6 +5,7 @@ same observations; at the end the same scores, breakdowns, winners and JSON.
 Run any number of games (not selected by CI beyond its sample):
 
     python3 tests/parity.py --games 100000 --players 1,2,3,4
+    python3 tests/parity.py --cards --games 20000    # random card sets (docs/cards.md)
 
 The first divergence is reported with the seed, the step and both states, and
 the exit status is 1.
@@ -35,12 +36,14 @@ class Divergence:
     python: object
     #: Both games as JSON (deal, layout and every action): load with Game.from_json.
     states: tuple[str, str] = ("", "")
+    cards: bool = False
 
     def __str__(self) -> str:
         return (f"divergence: players={self.players} seed={self.seed} step={self.step}: {self.what}\n"
                 f"  rust:   {self.rust}\n  python: {self.python}\n"
                 f"  rust state:   {self.states[0]}\n  python state: {self.states[1]}\n"
-                f"reproduce: python3 tests/parity.py --players {self.players} --seed {self.seed} --games 1")
+                + (f"reproduce: python3 tests/parity.py --cards --seed {self.seed} --games 1" if self.cards else
+                   f"reproduce: python3 tests/parity.py --players {self.players} --seed {self.seed} --games 1"))
 
 
 def compare_game(players: int, seed: int, tensors_every: int = 25) -> Divergence | None:
@@ -48,11 +51,27 @@ def compare_game(players: int, seed: int, tensors_every: int = 25) -> Divergence
     return _compare(players, seed, tensors_every)
 
 
-def _compare(players: int, seed: int, tensors_every: int) -> Divergence | None:
-    rust, python = dc.Game(players=players, seed=seed), ref.Game(players=players, seed=seed)
+def card_setup(seed: int) -> tuple[int, int, int]:
+    """The players (1-4), Spirits (1-3) and Dragons (1-3) of card game ``seed``."""
+    pick = random.Random(seed ^ 0xCA4D)
+    return pick.randint(1, 4), pick.randint(1, 3), pick.randint(1, 3)
+
+
+def compare_card_game(seed: int, tensors_every: int = 25) -> Divergence | None:
+    """Play one random game with a random card set (drawn from the seed by both engines)."""
+    players, spirits, dragons = card_setup(seed)
+    return _compare(players, seed, tensors_every, spirits, dragons)
+
+
+def _compare(players: int, seed: int, tensors_every: int, spirits: int = 0, dragons: int = 0) -> Divergence | None:
+    kw = {"spirits": spirits, "dragons": dragons}
+    rust, python = dc.Game(players=players, seed=seed, **kw), ref.Game(players=players, seed=seed, **kw)
 
     def diverged(step: int, what: str, a: object, b: object) -> Divergence:
-        return Divergence(players, seed, step, what, a, b, (rust.to_json(), python.to_json()))
+        return Divergence(players, seed, step, what, a, b, (rust.to_json(), python.to_json()), bool(spirits or dragons))
+
+    if rust.spirits != python.spirits or rust.dragons != python.dragons:
+        return diverged(0, "cards drawn", (rust.spirits, rust.dragons), (python.spirits, python.dragons))
 
     rng = random.Random(seed)
     step = 0
@@ -103,7 +122,19 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--games", type=int, default=300, help="games per player count")
     p.add_argument("--players", default="1,2,3,4", help="1 is solo against the Dragon of Ingenuity")
     p.add_argument("--seed", type=int, default=0, help="first seed")
+    p.add_argument("--cards", action="store_true",
+                   help="random card sets: 1-3 Spirits, 1-3 Dragons, 1-4 players per game (--players is ignored)")
     args = p.parse_args(argv)
+    if args.cards:
+        start = time.perf_counter()
+        for seed in range(args.seed, args.seed + args.games):
+            d = compare_card_game(seed)
+            if d is not None:
+                print(d)
+                return 1
+        print(f"{args.games} card games (seeds {args.seed}..{args.seed + args.games - 1}): "
+              f"0 divergences in {time.perf_counter() - start:.1f} s")
+        return 0
     counts = [int(x) for x in args.players.split(",")]
     start = time.perf_counter()
     total = 0

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import dragoncastle
-from parity import compare_game
+from parity import compare_card_game, compare_game
 
 
 @pytest.mark.parametrize("players, games", [(1, 200), (2, 110), (3, 110), (4, 110)])
@@ -17,6 +17,15 @@ def test_parity_sample(players, games):
     2, 3 and 4 players (530 in all)."""
     for seed in range(games):
         d = compare_game(players, seed)
+        assert d is None, str(d)
+
+
+@pytest.mark.parametrize("first", [0, 100, 200])
+def test_parity_sample_with_cards(first):
+    """Seeded random games with random card sets (1-3 Spirits, 1-3 Dragons,
+    1-4 players; docs/cards.md) agree step by step: 300 games in all."""
+    for seed in range(first, first + 100):
+        d = compare_card_game(seed)
         assert d is None, str(d)
 
 

@@ -112,7 +112,8 @@ class ArenaResult:
         (agents by seat, winners, decisions and seconds by seat).
         ``Game.from_json(line)`` replays it exactly."""
         for g in self.games:
-            game = _core.Game(players=self.players, seed=g["seed"], rules=self.rules)
+            game = _core.Game(players=self.players, seed=g["seed"], rules=self.rules,
+                              spirits=g.get("spirits", []), dragons=g.get("dragons", []))
             for a in g["actions"]:
                 game.apply(a)
             data = json.loads(game.to_json())
@@ -158,6 +159,8 @@ class ArenaResult:
                 raise ValueError(f"record {k}: agents {by_index} differ from {agents}")
             games.append({
                 "seed": data["seed"],
+                "spirits": list(data.get("spirits", [])),
+                "dragons": list(data.get("dragons", [])),
                 "agent_of_seat": meta["agent_of_seat"],
                 "scores": data["summary"]["scores"],
                 "winners": meta["winners"],
@@ -173,11 +176,13 @@ class ArenaResult:
 
 
 def arena(agents: Sequence[str], n_games: int, seed: int = 0, threads: int | None = None, *, rules: Any = None,
-          progress: Callable[[int], Any] | None = None) -> ArenaResult:
+          progress: Callable[[int], Any] | None = None, spirits: Any = None, dragons: Any = None) -> ArenaResult:
     """Play ``n_games`` games between built-in agents given as specs
     (``"random"``, ``"greedy"``, ``"dragon"``, ``"mcts:iterations=2000"``), one per
     seat (one agent plays solo), in Rust threads with the GIL released.
     ``progress(done)`` is called about ten times a second; Ctrl-C stops the run.
+    ``spirits`` and ``dragons`` are as for ``Game``; a count draws each game's
+    cards from its seed.
 
     >>> r = arena(["greedy", "random"], 20, seed=0, threads=2)
     >>> len(r.games), round(sum(r.win_rates()), 6)
@@ -186,5 +191,5 @@ def arena(agents: Sequence[str], n_games: int, seed: int = 0, threads: int | Non
     if isinstance(n_games, bool) or not isinstance(n_games, int) or n_games < 1:
         raise ValueError(f"n_games must be a positive integer; got {n_games!r}")
     start = time.perf_counter()
-    games = _core.arena(list(agents), n_games, seed, threads, rules, progress)
+    games = _core.arena(list(agents), n_games, seed, threads, rules, progress, spirits=spirits, dragons=dragons)
     return ArenaResult(list(agents), list(games), time.perf_counter() - start, rules)

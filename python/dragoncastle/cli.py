@@ -102,18 +102,19 @@ def progress_bar(total: int, show: bool, unit: str = "game") -> Any:
     return tqdm(total=total, unit=unit, disable=not show, file=sys.stderr, dynamic_ncols=True)
 
 
-def run_arena(specs: Sequence[str], games: int, seed: int, threads: int | None, show: bool) -> ArenaResult:
+def run_arena(specs: Sequence[str], games: int, seed: int, threads: int | None, show: bool,
+              cards: dict[str, Any] | None = None) -> ArenaResult:
     with progress_bar(games, show) as bar:
         def tick(done: int) -> None:
             bar.update(done - bar.n)
 
-        result = arena(specs, games, seed, threads, progress=tick)
+        result = arena(specs, games, seed, threads, progress=tick, **(cards or {}))
         bar.update(games - bar.n)
     return result
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    game = _core.Game(players=len(args.seats), seed=args.seed)
+    game = _core.Game(players=len(args.seats), seed=args.seed, **cards_of(args))
     agents = [make_agent(name, args.seed * 31 + i) for i, name in enumerate(args.seats)]
     if args.verbose:
         while not game.is_over:
@@ -134,15 +135,16 @@ def cmd_solo(args: argparse.Namespace) -> int:
     if args.agent == "human":
         if args.games != 1:
             raise SystemExit("a human plays one game at a time (--games 1)")
-        game = _core.Game(players=1, seed=args.seed)
+        game = _core.Game(players=1, seed=args.seed, **cards_of(args))
         play(game, [HumanAgent()])
         print(game)
         print(f"seed {args.seed}: score {game.scores()[0]}, rank {game.rank()}")
         return 0
-    result = run_arena([args.agent], args.games, args.seed, args.threads, sys.stderr.isatty() or args.progress)
+    result = run_arena([args.agent], args.games, args.seed, args.threads, sys.stderr.isatty() or args.progress, cards_of(args))
     scores = [g["scores"][0] for g in result.games]
     if args.games == 1:
-        game = _core.Game(players=1, seed=args.seed)
+        g0 = result.games[0]
+        game = _core.Game(players=1, seed=args.seed, spirits=g0["spirits"], dragons=g0["dragons"])
         for a in result.games[0]["actions"]:
             game.apply(a)
         print(game)
@@ -184,7 +186,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
         raise SystemExit("--seats needs 1 to 4 agents")
     if "human" in args.seats:
         raise SystemExit("the arena plays built-in agents only (use 'dragoncastle play' to play)")
-    result = run_arena(args.seats, args.games, args.seed, args.threads, sys.stderr.isatty() or args.progress)
+    result = run_arena(args.seats, args.games, args.seed, args.threads, sys.stderr.isatty() or args.progress, cards_of(args))
     print(result.table())
     if args.record:
         with open(args.record, "w") as f:
@@ -192,6 +194,33 @@ def cmd_arena(args: argparse.Namespace) -> int:
                 f.write(line + "\n")
         print(f"recorded {len(result.games)} games in {args.record}")
     return 0
+
+
+def cards_arg(table: Sequence[str]) -> Any:
+    """``--spirits 2`` draws two cards from the seed; ``--spirits wind,faith`` names them."""
+    def parse(text: str) -> int | list[str]:
+        text = text.strip()
+        if text.isdigit():
+            if int(text) > len(table):
+                raise argparse.ArgumentTypeError(f"a count of cards is 0 to {len(table)}")
+            return int(text)
+        names = [n.strip().lower() for n in text.split(",") if n.strip()]
+        bad = [n for n in names if n not in table]
+        if bad or len(set(names)) != len(names):
+            raise argparse.ArgumentTypeError(f"unknown or repeated card(s) in {text!r}; the cards are {', '.join(table)}")
+        return names
+    return parse
+
+
+def cards_of(args: argparse.Namespace) -> dict[str, Any]:
+    return {"spirits": args.spirits, "dragons": args.dragons}
+
+
+def add_card_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--spirits", type=cards_arg(_core.SPIRITS), default=None,
+                   help="Spirit cards: a count drawn from the seed, or names (wind,faith); see docs/cards.md")
+    p.add_argument("--dragons", type=cards_arg(_core.DRAGONS), default=None,
+                   help="Dragon cards: a count drawn from the seed, or names (harmony,power)")
 
 
 SPEC_HELP = ("agents: random, greedy, dragon, human, or mcts with parameters, e.g. "
@@ -207,6 +236,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     pp.add_argument("--seats", nargs="+", default=["greedy", "random"], type=spec_arg, help="one agent per seat (2-4)")
     pp.add_argument("--seed", type=seed_arg, default=7)
     pp.add_argument("--verbose", "-v", action="store_true", help="print every decision")
+    add_card_args(pp)
     pp.set_defaults(func=cmd_play)
     ps = sub.add_parser("solo", help="play solo against the Dragon of Ingenuity; prints scores and ranks",
                         description=SPEC_HELP)
@@ -215,6 +245,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ps.add_argument("--games", type=positive, default=1)
     ps.add_argument("--threads", type=positive, default=None, help="games played at once (default: every core)")
     ps.add_argument("--progress", action="store_true", help="show the progress bar even when not on a terminal")
+    add_card_args(ps)
     ps.set_defaults(func=cmd_solo)
     pa = sub.add_parser("arena", help="many games between agents; win rates with 95%% confidence intervals",
                         description=SPEC_HELP + ". Game k is dealt with seed + k and seats rotate with it, so runs "
@@ -227,6 +258,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     pa.add_argument("--record", metavar="FILE.jsonl", help="write one JSON line per game (Game.from_json replays it)")
     pa.add_argument("--merge", nargs="+", metavar="FILE.jsonl", help="print the table of recorded shards instead of playing")
     pa.add_argument("--progress", action="store_true", help="show the progress bar even when not on a terminal")
+    add_card_args(pa)
     pa.set_defaults(func=cmd_arena)
     pb = sub.add_parser("bench", help="engine throughput, Rust vs pure Python, as a table (about a minute)")
     pb.add_argument("--seconds", type=float, default=0.3, help="time per measurement batch")
