@@ -20,9 +20,10 @@ from typing import Any, Callable
 __all__ = ["Operation", "OPERATIONS", "measure", "position", "stepping_cost", "report", "mcts_rate", "search_tiers"]
 
 
-def position(engine: ModuleType, players: int, seed: int, steps: int) -> Any:
-    """The game after ``steps`` seeded random decisions (the same in both engines)."""
-    g = engine.Game(players=players, seed=seed)
+def position(engine: ModuleType, players: int, seed: int, steps: int, **cards: Any) -> Any:
+    """The game after ``steps`` seeded random decisions (the same in both engines);
+    ``cards`` are ``spirits=`` and ``dragons=`` as for ``Game``."""
+    g = engine.Game(players=players, seed=seed, **cards)
     rng = random.Random(seed)
     for _ in range(steps):
         if g.is_over:
@@ -108,10 +109,10 @@ def _scoring(engine: ModuleType) -> Callable[[], Any]:
     return lambda: (g.scores(), g.winners(), [g.score_breakdown(p) for p in range(g.players)])
 
 
-def _full_game(players: int) -> Callable[[ModuleType], Callable[[], Any]]:
+def _full_game(players: int, **cards: Any) -> Callable[[ModuleType], Callable[[], Any]]:
     def make(engine: ModuleType) -> Callable[[], Any]:
         counter = iter(range(10**9))
-        return lambda: position(engine, players, next(counter), 10_000)
+        return lambda: position(engine, players, next(counter), 10_000, **cards)
     return make
 
 
@@ -152,6 +153,7 @@ OPERATIONS = [
     Operation("game", "random game, 2 players", _full_game(2)),
     Operation("game", "random game, 3 players", _full_game(3)),
     Operation("game", "random game, 4 players", _full_game(4)),
+    Operation("game", "random game, 2 players, 2+2 cards", _full_game(2, spirits=2, dragons=2)),
     Operation("search", "MCTS, 20 iterations (mid game)", _mcts),
 ]
 
@@ -256,6 +258,13 @@ def report(seconds: float = 0.3, games: int = 20_000, out: Callable[[str], Any] 
         figures[f"ratio {players}p"] = python / per_game
         out(f"random games, {players} players: Rust {1 / per_game:>8.0f} games/s per core (no Python per step), "
             f"reference {1 / python:>6.1f} games/s: {python / per_game:.0f}x")
+    start = time.perf_counter()
+    _core.playouts(games, players=2, seed=0, threads=1, spirits=2, dragons=2)
+    per_game = (time.perf_counter() - start) / games
+    python = measure(next(o for o in OPERATIONS if o.name.endswith("2+2 cards")).make(reference), seconds)
+    figures["games/s 2p cards"] = 1 / per_game
+    out(f"random games, 2 players, 2 Spirits + 2 Dragons drawn per game: Rust {1 / per_game:>8.0f} games/s per core, "
+        f"reference {1 / python:>6.1f} games/s: {python / per_game:.0f}x")
     step_rust = stepping_cost(_core)
     step_ref = stepping_cost(reference, games=20)
     figures["stepping µs"] = step_rust * 1e6
