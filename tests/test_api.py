@@ -193,7 +193,9 @@ def test_explicit_deal(dc):
 @pytest.mark.parametrize("kwargs", [
     {"players": 0}, {"players": 5}, {"players": -1}, {"players": 2, "seed": -1},
     {"players": 2, "seed": 2**64}, {"players": 2, "seed": "x"}, {"players": 2, "layout": "standard-9p"},
-    {"players": 2, "spirits": ["wind"]}, {"players": 2, "dragons": 1},
+    {"players": 2, "spirits": ["fire"]}, {"players": 2, "dragons": 11}, {"players": 2, "spirits": ["wind", "Wind"]},
+    {"players": 2, "spirits": True}, {"players": 2, "spirits": "wind"}, {"players": 2, "dragons": ["wind"]},
+    {"players": 2, "spirits": -1},
 ])
 def test_bad_setup_is_a_value_error(dc, kwargs):
     with pytest.raises(ValueError):

@@ -182,8 +182,20 @@ pub fn choose(s: &State, rng: &mut SplitMix64, w: &Weights) -> Option<Action> {
     pick(s, rng, w, true)
 }
 
+/// The rollout policy's choice: as [`choose`] but it never activates a Spirit
+/// (weighing an activation plays its effect out, too slow for rollouts); a
+/// Spirit's follow-ups reached from the tree are valued one decision ahead.
+pub fn choose_without_spirits(s: &State, rng: &mut SplitMix64, w: &Weights) -> Option<Action> {
+    pick(s, rng, w, false)
+}
+
 fn pick(s: &State, rng: &mut SplitMix64, w: &Weights, spirits: bool) -> Option<Action> {
-    let list = s.legal_actions();
+    let mut list = crate::action::ActionList::default();
+    if spirits {
+        s.legal_actions_into(&mut list);
+    } else {
+        s.legal_actions_without_spirits_into(&mut list);
+    }
     let effect = spirits && in_effect(s);
     let seat = s.current_player();
     // A castle pick changes nothing the value reads but the tiles in hand, so

@@ -77,7 +77,7 @@ impl SearchGame for State {
                 return;
             }
             let a = match cfg.rollout {
-                Rollout::Policy { epsilon, weights } if epsilon <= 0.0 || rng.unit() >= epsilon as f64 => policy::choose(self, rng, &weights),
+                Rollout::Policy { epsilon, weights } if epsilon <= 0.0 || rng.unit() >= epsilon as f64 => policy::choose_without_spirits(self, rng, &weights),
                 _ => {
                     self.legal_actions_into(&mut buf);
                     buf.get(rng.pick(buf.len())).copied()

@@ -15,10 +15,20 @@ impl State {
 
     /// Fill `out` with the legal actions, sorted by id.
     pub fn legal_actions_into(&self, out: &mut ActionList) {
+        self.legal_into(out, true);
+    }
+
+    /// The legal actions except the optional Spirit activations (a rollout
+    /// policy that never activates a Spirit need not pay to list them).
+    pub fn legal_actions_without_spirits_into(&self, out: &mut ActionList) {
+        self.legal_into(out, false);
+    }
+
+    fn legal_into(&self, out: &mut ActionList, spirits: bool) {
         out.clear();
         match self.phase {
-            Phase::Action => self.legal_first_picks(out),
-            Phase::Complete => self.legal_completions(out),
+            Phase::Action => self.legal_first_picks(out, spirits),
+            Phase::Complete => self.legal_completions(out, spirits),
             Phase::Place => {
                 let mut cells = self.placement_cells();
                 while cells != 0 {
@@ -33,16 +43,18 @@ impl State {
                     cells &= cells - 1;
                 }
                 out.push(Action::Done);
-                self.legal_activations(out);
+                if spirits {
+                    self.legal_activations(out);
+                }
             }
             Phase::GameOver => {}
-            _ => self.legal_follow_ups(out),
+            _ => self.legal_follow_ups(out, spirits),
         }
     }
 
     /// R-ACT-1..3 first pick: an Available tile on the top floor; R-ACT-5 Summon;
     /// window (a) Spirits. A pending Elegance pick is the only choice.
-    fn legal_first_picks(&self, out: &mut ActionList) {
+    fn legal_first_picks(&self, out: &mut ActionList, spirits: bool) {
         let top = self.castle.top_floor();
         let c = &self.castle;
         if self.tc.must_elegance {
@@ -63,7 +75,7 @@ impl State {
         if self.can_summon() {
             out.push(Action::Summon);
         }
-        if self.spirits != 0 {
+        if spirits && self.spirits != 0 {
             self.legal_activations(out);
         }
     }
@@ -76,7 +88,7 @@ impl State {
     /// R-ACT-1 second tile (identical, Available after the first left), R-ACT-2,
     /// R-ACT-3, each subject to R-PLACE-2.
     /// With Deception, Deep or Elegance pending, only their second pick.
-    fn legal_completions(&self, out: &mut ActionList) {
+    fn legal_completions(&self, out: &mut ActionList, spirits: bool) {
         use super::spirit::Second;
         let first = self.held[0];
         let free = self.players[self.current as usize].realm.placeable().count_ones();
@@ -120,7 +132,7 @@ impl State {
             out.push(Action::TakeShrine);
         }
         out.push(Action::Discard);
-        if self.spirits != 0 {
+        if spirits && self.spirits != 0 {
             self.legal_activations(out);
         }
     }

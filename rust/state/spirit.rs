@@ -253,7 +253,7 @@ impl State {
 
     // ------------------------------------------------------------ legal follow-ups
 
-    pub(crate) fn legal_follow_ups(&self, out: &mut ActionList) {
+    pub(crate) fn legal_follow_ups(&self, out: &mut ActionList, spirits: bool) {
         let realm = self.mover_realm();
         let cells = |m: u16, out: &mut ActionList, f: fn(u8) -> Action| {
             let mut m = m;
@@ -265,7 +265,9 @@ impl State {
         match self.phase {
             Phase::Spirits => {
                 out.push(Action::Done);
-                self.legal_activations(out);
+                if spirits {
+                    self.legal_activations(out);
+                }
             }
             Phase::Destroy => {
                 let c = &self.castle;
