@@ -51,7 +51,7 @@ fn apply(c: &mut Criterion) {
 fn scoring(c: &mut Criterion) {
     let s = position(4, 4, 10_000);
     c.bench_function("final scores and winners, 4 players", |b| {
-        b.iter(|| (0..4).map(|p| black_box(&s).score(p)).sum::<u32>() + u32::from(s.winners_mask()))
+        b.iter(|| (0..4).map(|p| black_box(&s).score(p)).sum::<i32>() + i32::from(s.winners_mask()))
     });
 }
 

@@ -39,9 +39,8 @@ fn mcts_score(w: &Weights, games: u64) -> f64 {
         ..Config::default()
     };
     let agents = [AgentSpec::Mcts { config, reuse: true, exploration: None }];
-    let layout = Layout::for_players(1);
     let stop = std::sync::atomic::AtomicBool::new(false);
-    let total: u64 = (0..games).map(|seed| play_game(&agents, &layout, Rules::default(), 10_000 + seed, &stop).scores[0] as u64).sum();
+    let total: u64 = (0..games).map(|seed| play_game(&agents, &_core::Setup::new(1, 10_000 + seed), &stop).scores[0] as u64).sum();
     total as f64 / games as f64
 }
 
