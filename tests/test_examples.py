@@ -17,6 +17,7 @@ RUNS = {
     "mcts_vs_greedy.py": (["4", "50"], "win rate"),
     "solo_ranks.py": (["3", "50"], "greedy on the same deals:"),
     "python_search.py": (["5"], "Rust search"),
+    "cards.py": (["4"], "Dragon points"),
 }
 
 
