@@ -378,6 +378,15 @@ mod tests {
     }
 
     #[test]
+    #[should_panic(expected = "legal-action list overflow")]
+    fn an_overflow_fails_loudly() {
+        let mut list = ActionList::default();
+        for _ in 0..=MAX_LEGAL {
+            list.push(Action::Done);
+        }
+    }
+
+    #[test]
     fn parse_rejects_garbage() {
         for t in ["", "take", "take 12,0", "take 0,12", "place 4,0", "take a,b", "summon now", "fly", "spirit", "spirit x 1,1", "change 1,1", "change 1,1 elf", "destroy 12,0", "flip 4,4"] {
             assert!(Action::parse(t).is_err(), "{t:?}");

@@ -93,6 +93,12 @@ def _compare(players: int, seed: int, tensors_every: int, spirits: int = 0, drag
             da, db = rust.determinize(dseed).to_json(), python.determinize(dseed).to_json()
             if da != db:
                 return diverged(step, "determinize", json.loads(da)["deal"], json.loads(db)["deal"])
+        # Both engines recompute their derived data and conservation laws.
+        for engine, g in (("rust", rust), ("python", python)):
+            try:
+                g.validate()
+            except AssertionError as e:
+                return diverged(step, f"validate() failed in the {engine} engine", str(e), "")
         if rust.is_over != python.is_over:
             return diverged(step, "is_over", rust.is_over, python.is_over)
         if rust.is_over:
