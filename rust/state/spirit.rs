@@ -215,7 +215,8 @@ impl State {
         [
             if row > 0 { touching(s0 - MAX_COLS) } else { None },
             if col > 0 { touching(s0 - 1) } else { None },
-            if h(s0) > 0 { Some(s0) } else { None },
+            // The tile directly under the first (not one Destruction uncovered since).
+            if f >= 2 && h(s0) == f - 1 { Some(s0) } else { None },
             if col + 1 < MAX_COLS { touching(s0 + 1) } else { None },
             if row + 1 < MAX_ROWS { touching(s0 + MAX_COLS) } else { None },
         ]

@@ -5,6 +5,8 @@ from __future__ import annotations
 import enum
 from functools import total_ordering
 
+from .tiles import TileType
+
 NUM_ACTIONS = 1024
 MAX_LEGAL_ACTIONS = 256
 CASTLE_SIDE = 12
@@ -13,11 +15,23 @@ REALM_SIDE = 4
 SPIRITS = ["beauty", "elegance", "wind", "deception", "strength", "change", "faith", "destruction", "deep", "cunning"]
 DRAGONS = ["humility", "tranquility", "righteousness", "bravery", "majesty", "power", "harmony", "knowledge", "devotion", "fortitude"]
 
-# The id layout.
+# The id layout (docs/actions.md, docs/cards.md).
 TAKE0, PLACE0, SHRINE0 = 0, 144, 160
 TAKE_SHRINE, DISCARD, SUMMON, DONE = 176, 177, 178, 179
 SPIRIT0, PAY_OPTIONS = 180, 17
-RESERVED0 = SPIRIT0 + len(SPIRITS) * PAY_OPTIONS  # 350
+PAY_SHRINE = 16  # the payment option "a Shrine from the Shrine Pool"
+DESTROY0 = SPIRIT0 + len(SPIRITS) * PAY_OPTIONS  # 350: one per castle space
+FLIP0 = DESTROY0 + CASTLE_SIDE * CASTLE_SIDE  # 494: one per Realm cell from here on
+SHRINE_FROM0 = FLIP0 + 16  # 510
+SHRINE_TO0 = SHRINE_FROM0 + 16  # 526
+MOVE_FROM0 = SHRINE_TO0 + 16  # 542
+MOVE_TO0 = MOVE_FROM0 + 16  # 558
+SET0 = MOVE_TO0 + 16  # 574
+CHANGE0 = SET0 + 16  # 590: cell * 6 + type
+RESERVED0 = CHANGE0 + 16 * len(TileType)  # 686
+
+#: Type words of CHANGE, in TileType order.
+TYPE_WORDS = [t.name.lower() for t in TileType]
 
 
 class IllegalActionError(ValueError):
@@ -33,6 +47,14 @@ class ActionKind(enum.Enum):
     SHRINE = 5
     DONE = 6
     SPIRIT = 7
+    DESTROY = 8
+    FLIP = 9
+    SHRINE_FROM = 10
+    SHRINE_TO = 11
+    MOVE_FROM = 12
+    MOVE_TO = 13
+    SET = 14
+    CHANGE = 15
 
     def __int__(self) -> int:
         return self.value
@@ -69,7 +91,7 @@ class Action:
             if not 0 <= number < NUM_ACTIONS:
                 raise IllegalActionError(f"action id {number} out of range 0..{NUM_ACTIONS}")
             if number >= RESERVED0:
-                raise IllegalActionError(f"action id {number} is reserved for Spirit follow-ups")
+                raise IllegalActionError(f"action id {number} is reserved (ids {RESERVED0}..{NUM_ACTIONS - 1} name no action)")
             self.id = number
         else:
             raise IllegalActionError(f"an action is an Action, an int id or a text such as 'take 2,5'; got {type(spec).__name__}")
@@ -93,6 +115,51 @@ class Action:
     def shrine(cell: tuple[int, int]) -> "Action":
         r, c = _checked(cell, REALM_SIDE, "realm cell")
         return Action(SHRINE0 + r * REALM_SIDE + c)
+
+    @staticmethod
+    def spirit(card: str, pay_cell: tuple[int, int] | None = None) -> "Action":
+        """Activate Spirit ``card``, paying with the face-up tile of ``pay_cell`` or (None) a Shrine."""
+        name = card.lower() if isinstance(card, str) else ""
+        if name not in SPIRITS:
+            raise ValueError(f"unknown Spirit card {card!r} (one of {', '.join(SPIRITS)})")
+        pay = PAY_SHRINE if pay_cell is None else _cell_index(_checked(pay_cell, REALM_SIDE, "realm cell"))
+        return Action(SPIRIT0 + SPIRITS.index(name) * PAY_OPTIONS + pay)
+
+    @staticmethod
+    def destroy(space: tuple[int, int]) -> "Action":
+        r, c = _checked(space, CASTLE_SIDE, "castle space")
+        return Action(DESTROY0 + r * CASTLE_SIDE + c)
+
+    @staticmethod
+    def flip(cell: tuple[int, int]) -> "Action":
+        return Action(FLIP0 + _cell_index(_checked(cell, REALM_SIDE, "realm cell")))
+
+    @staticmethod
+    def shrine_from(cell: tuple[int, int]) -> "Action":
+        return Action(SHRINE_FROM0 + _cell_index(_checked(cell, REALM_SIDE, "realm cell")))
+
+    @staticmethod
+    def shrine_to(cell: tuple[int, int]) -> "Action":
+        return Action(SHRINE_TO0 + _cell_index(_checked(cell, REALM_SIDE, "realm cell")))
+
+    @staticmethod
+    def move_from(cell: tuple[int, int]) -> "Action":
+        return Action(MOVE_FROM0 + _cell_index(_checked(cell, REALM_SIDE, "realm cell")))
+
+    @staticmethod
+    def move_to(cell: tuple[int, int]) -> "Action":
+        return Action(MOVE_TO0 + _cell_index(_checked(cell, REALM_SIDE, "realm cell")))
+
+    @staticmethod
+    def set(cell: tuple[int, int]) -> "Action":
+        """Beauty or Cunning: the group whose lowest cell (row-major) is ``cell``."""
+        return Action(SET0 + _cell_index(_checked(cell, REALM_SIDE, "realm cell")))
+
+    @staticmethod
+    def change(cell: tuple[int, int], tile_type: TileType) -> "Action":
+        if not isinstance(tile_type, TileType):
+            raise ValueError(f"a CHANGE names a TileType; got {tile_type!r}")
+        return Action(CHANGE0 + _cell_index(_checked(cell, REALM_SIDE, "realm cell")) * len(TileType) + tile_type.value)
 
     @staticmethod
     def take_shrine() -> "Action":
@@ -133,8 +200,20 @@ class Action:
             if name not in SPIRITS or not pay.strip():
                 raise IllegalActionError(f"cannot parse action {text!r}: expected spirit NAME row,col|shrine")
             pay = pay.strip()
-            pay_index = 16 if pay == "shrine" else _cell_index(_coords(pay, REALM_SIDE, text))
+            pay_index = PAY_SHRINE if pay == "shrine" else _cell_index(_coords(pay, REALM_SIDE, text))
             return Action(SPIRIT0 + SPIRITS.index(name) * PAY_OPTIONS + pay_index)
+        if word == "destroy":
+            r, c = _coords(rest, CASTLE_SIDE, text)
+            return Action(DESTROY0 + r * CASTLE_SIDE + c)
+        if word in CELL_WORDS:
+            return Action(CELL_WORDS[word] + _cell_index(_coords(rest, REALM_SIDE, text)))
+        if word == "change":
+            where, kind = (rest.rsplit(None, 1) + ["", ""])[:2] if rest else ("", "")
+            if kind not in TYPE_WORDS:
+                raise IllegalActionError(f"cannot parse action {text!r}: expected change row,col TYPE "
+                                         f"(TYPE one of {' '.join(TYPE_WORDS)})")
+            cell = _coords(where, REALM_SIDE, text)
+            return Action(CHANGE0 + _cell_index(cell) * len(TileType) + TYPE_WORDS.index(kind))
         raise IllegalActionError(f"cannot parse action {text!r}: unknown action word")
 
     @property
@@ -146,20 +225,45 @@ class Action:
             return ActionKind.PLACE
         if i < TAKE_SHRINE:
             return ActionKind.SHRINE
-        return {TAKE_SHRINE: ActionKind.TAKE_SHRINE, DISCARD: ActionKind.DISCARD, SUMMON: ActionKind.SUMMON,
-                DONE: ActionKind.DONE}.get(i, ActionKind.SPIRIT)
+        if i < SPIRIT0:
+            return {TAKE_SHRINE: ActionKind.TAKE_SHRINE, DISCARD: ActionKind.DISCARD, SUMMON: ActionKind.SUMMON,
+                    DONE: ActionKind.DONE}[i]
+        if i < DESTROY0:
+            return ActionKind.SPIRIT
+        if i < FLIP0:
+            return ActionKind.DESTROY
+        if i < CHANGE0:
+            return CELL_KINDS[(i - FLIP0) // 16][1]
+        return ActionKind.CHANGE
 
     @property
     def space(self) -> tuple[int, int] | None:
-        return divmod(self.id, CASTLE_SIDE) if self.kind is ActionKind.TAKE else None
+        """The castle space of a TAKE or a DESTROY."""
+        kind = self.kind
+        if kind is ActionKind.TAKE:
+            return divmod(self.id, CASTLE_SIDE)
+        if kind is ActionKind.DESTROY:
+            return divmod(self.id - DESTROY0, CASTLE_SIDE)
+        return None
 
     @property
     def cell(self) -> tuple[int, int] | None:
-        if self.kind is ActionKind.PLACE:
-            return divmod(self.id - PLACE0, REALM_SIDE)
-        if self.kind is ActionKind.SHRINE:
-            return divmod(self.id - SHRINE0, REALM_SIDE)
+        """The Realm cell of a PLACE, SHRINE, FLIP, SHRINE_FROM, SHRINE_TO, MOVE_FROM, MOVE_TO, SET or CHANGE."""
+        kind, i = self.kind, self.id
+        if kind is ActionKind.PLACE:
+            return divmod(i - PLACE0, REALM_SIDE)
+        if kind is ActionKind.SHRINE:
+            return divmod(i - SHRINE0, REALM_SIDE)
+        if kind is ActionKind.CHANGE:
+            return divmod((i - CHANGE0) // len(TileType), REALM_SIDE)
+        if FLIP0 <= i < CHANGE0:
+            return divmod((i - FLIP0) % 16, REALM_SIDE)
         return None
+
+    @property
+    def tile_type(self) -> TileType | None:
+        """The type a CHANGE makes its Special tile stand for."""
+        return TileType((self.id - CHANGE0) % len(TileType)) if self.kind is ActionKind.CHANGE else None
 
     @property
     def card(self) -> str | None:
@@ -174,8 +278,8 @@ class Action:
 
     @property
     def target(self) -> tuple[int, int]:
-        """The castle space of a TAKE or the Realm cell of a PLACE or SHRINE."""
-        where = self.space if self.kind is ActionKind.TAKE else self.cell
+        """The castle space of a TAKE or DESTROY, or the Realm cell of the kinds that name one."""
+        where = self.space if self.kind in (ActionKind.TAKE, ActionKind.DESTROY) else self.cell
         if where is None:
             raise ValueError(f"{self} names no space or cell")
         return where
@@ -188,6 +292,13 @@ class Action:
             return "place {},{}".format(*self.target)
         if kind is ActionKind.SHRINE:
             return "shrine {},{}".format(*self.target)
+        if kind is ActionKind.DESTROY:
+            return "destroy {},{}".format(*self.target)
+        if kind is ActionKind.CHANGE:
+            assert self.tile_type is not None
+            return "change {},{} {}".format(*self.target, TYPE_WORDS[self.tile_type.value])
+        if kind in CELL_TEXT:
+            return "{} {},{}".format(CELL_TEXT[kind], *self.target)
         if kind is ActionKind.SPIRIT:
             pay = "shrine" if self.pay_cell is None else "{},{}".format(*self.pay_cell)
             return f"spirit {self.card} {pay}"
@@ -214,6 +325,13 @@ class Action:
 
     def __reduce__(self):
         return (Action, (self.id,))
+
+
+#: The follow-up kinds with one id per Realm cell, in id order from FLIP0, and their words.
+CELL_KINDS = [("flip", ActionKind.FLIP), ("shrine-from", ActionKind.SHRINE_FROM), ("shrine-to", ActionKind.SHRINE_TO),
+              ("move-from", ActionKind.MOVE_FROM), ("move-to", ActionKind.MOVE_TO), ("set", ActionKind.SET)]
+CELL_WORDS = {word: FLIP0 + 16 * k for k, (word, _) in enumerate(CELL_KINDS)}
+CELL_TEXT = {kind: word for word, kind in CELL_KINDS}
 
 
 def _cell_index(cell: tuple[int, int]) -> int:

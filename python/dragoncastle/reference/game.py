@@ -1,6 +1,9 @@
 """A game of Dragon Castle in plain Python: the turn, its decisions, the end.
 
 Written to be read beside the rules: each method is one rule, named after it.
+With Spirit cards the turn follows docs/cards.md "The turn with cards, step by
+step"; the cards' tables and questions are in ``cards.py``, the Dragon cards'
+scoring in ``dragons.py``.
 """
 
 from __future__ import annotations
@@ -10,21 +13,23 @@ import random
 from typing import Any, Iterable
 
 from .actions import (
-    DISCARD, DONE, SUMMON, TAKE_SHRINE, Action, ActionKind, IllegalActionError, NUM_ACTIONS,
+    DISCARD, DONE, DRAGONS, SPIRITS, SUMMON, TAKE_SHRINE, Action, ActionKind, IllegalActionError, NUM_ACTIONS,
 )
 from .castle import Castle
+from . import cards, dragons, solo
 from .layout import Layout
-from .observe import observation, observation_tensor
+from .observe import OBSERVATION_VERSION, observation, observation_tensor
 from .phase import Phase
-from .realm import CELLS, ConsolidatedSet, Realm
+from .realm import CELLS, ConsolidatedSet, Realm, set_vp, shrine_allowance
 from .render import svg, text
 from .rng import SplitMix64
-from . import solo
 from .tiles import CODES, TILES, Tile, TileType
 
 SHRINES = 40  # R-POOL-1
 COUNTDOWN_TOKENS = 7
-JSON_FORMAT, JSON_VERSION = "dragoncastle-game", 1
+JSON_FORMAT, JSON_VERSION = "dragoncastle-game", 2
+#: R-SOLO-1: solo with any card in play (the Spirits & Dragons variant).
+SOLO_VARIANT = -15
 
 
 class Rules:
@@ -59,12 +64,6 @@ def check_deal(deal: list[Tile]) -> None:
             raise ValueError(f"the deal has {deal.count(tile)} copies of {tile}; each code must appear exactly 4 times")
 
 
-def _no_cards(what: str, cards: Any) -> None:
-    if cards is None or (isinstance(cards, int) and cards == 0) or (not isinstance(cards, int) and len(cards) == 0):
-        return
-    raise ValueError(f"{what} cards are not implemented yet; this version plays the base game (pass none)")
-
-
 class Game:
     """The same game as ``dragoncastle.Game``, in pure Python."""
 
@@ -76,8 +75,10 @@ class Game:
             seed = random.SystemRandom().getrandbits(64)
         if not isinstance(seed, int) or not 0 <= seed < 2**64:
             raise ValueError("seed must be an integer in 0..2**64")
-        _no_cards("Spirit", spirits)
-        _no_cards("Dragon", dragons)
+        # R-SETUP-3: the cards in play, by name or drawn from the seed (docs/cards.md "The draw").
+        spirit_order, dragon_order = cards.draw_order(seed)
+        self._spirits = tuple(cards.cards_in_play("spirits", SPIRITS, spirits, spirit_order))
+        self._dragons = tuple(cards.cards_in_play("dragons", DRAGONS, dragons, dragon_order))
         if layout is None:
             layout = Layout.for_players(players)
         elif isinstance(layout, str):
@@ -106,6 +107,21 @@ class Game:
         """Seats taking turns: in solo the player and the Dragon of Ingenuity (seat 1)."""
         return 2 if self.is_solo else self.players
 
+    @property
+    def spirits(self) -> list[str]:
+        """The Spirit cards in play, in card order (``SPIRITS``)."""
+        return list(self._spirits)
+
+    @property
+    def dragons(self) -> list[str]:
+        """The Dragon cards in play, in card order (``DRAGONS``)."""
+        return list(self._dragons)
+
+    @property
+    def has_cards(self) -> bool:
+        """Any Spirit or Dragon card in play (in solo: the Spirits & Dragons variant)."""
+        return bool(self._spirits or self._dragons)
+
     def previous_seat(self) -> int:
         return (self.current_player - 1) % self.seats
 
@@ -133,6 +149,7 @@ class Game:
         self.placed = 0
         self.first_cell = (0, 0)
         self.sets: list[ConsolidatedSet] = []
+        self.cards = cards.TurnState()
         self.history: list[Action] = []
 
     # ------------------------------------------------------------ queries
@@ -184,21 +201,55 @@ class Game:
         return self.held[self.placed:]
 
     def _seat(self, player: int) -> int:
-        if not 0 <= player < self.players:
+        if not isinstance(player, int) or not 0 <= player < self.players:
             raise ValueError(f"player {player} is not a seat of this {self.players}-player game")
         return player
+
+    @property
+    def _realm(self) -> Realm:
+        """The mover's Realm."""
+        return self.realms[self.current_player]
+
+    @property
+    def _pool(self) -> int:
+        """The mover's Shrine Pool."""
+        return self.pools[self.current_player]
 
     # ------------------------------------------------------------ legal actions
 
     def legal_actions(self) -> list[Action]:
-        if self.phase is Phase.ACTION:
-            actions = self._first_picks()
-        elif self.phase is Phase.COMPLETE:
-            actions = self._completions()
-        elif self.phase is Phase.PLACE:
+        phase = self.phase
+        if phase is Phase.ACTION:
+            actions = self._first_picks() + self._activations(Phase.ACTION)
+        elif phase is Phase.COMPLETE:
+            actions = self._completions() + self._activations(Phase.COMPLETE)
+        elif phase is Phase.PLACE:
             actions = [Action.place(cell) for cell in self._placement_cells()]
-        elif self.phase is Phase.SHRINE:
-            actions = [Action.shrine(cell) for cell in self._shrine_cells()] + [Action(DONE)]
+        elif phase is Phase.SHRINE:
+            actions = [Action.shrine(cell) for cell in self._shrine_cells()] + [Action(DONE)] + self._activations(Phase.SHRINE)
+        elif phase is Phase.SPIRITS:
+            actions = self._activations(Phase.SPIRITS) + [Action(DONE)]
+        elif phase is Phase.DESTROY:
+            actions = [Action.destroy(space) for space in cards.destroyable(self.castle)]
+        elif phase is Phase.WIND:
+            actions = self._wind_options()
+        elif phase is Phase.WIND_TO:
+            assert self.cards.lifted is not None
+            actions = [Action.shrine_to(cell) for cell in cards.shrine_targets(self._realm, self.cards.lifted)]
+        elif phase is Phase.STRENGTH:
+            actions = [Action.move_from(cell) for cell in cards.move_sources(self._realm, self.cards.strength_last)]
+            if self.cards.strength_moves > 0:
+                actions.append(Action(DONE))
+        elif phase is Phase.STRENGTH_TO:
+            assert self.cards.lifted is not None
+            actions = [Action.move_to(cell) for cell in cards.move_targets(self._realm, self.cards.lifted)]
+        elif phase is Phase.SET:
+            actions = [Action.set(cards.lowest(group)) for group in self._set_groups(self._realm)]
+        elif phase is Phase.CHANGE:
+            actions = [Action.change(cell, kind) for cell, kind, _ in self._change_options(self._realm, self._pool)]
+        elif phase is Phase.CUNNING:
+            actions = [Action.spirit("cunning", pay)
+                       for pay in cards.cunning_payable(self._realm, self._pool, self.cards.change_group)]
         else:
             actions = []
         return sorted(actions)
@@ -220,25 +271,40 @@ class Game:
             return False
 
     def _first_picks(self) -> list[Action]:
-        """R-ACT-1..3: the first tile is Available and on the top floor; R-ACT-5 Summon."""
-        top = self.castle.top_floor()
-        picks = [Action.take(s) for s in self.castle.spaces() if self.castle.height(s) == top and self.castle.is_available(s)]
+        """R-ACT-1..3: the first tile is Available and on the top floor; R-ACT-5
+        Summon. With Elegance active a free short side will do (R-AVAIL-3); with
+        Elegance's pick pending only such a tile, and nothing else."""
+        castle, top, state = self.castle, self.castle.top_floor(), self.cards
+        if state.elegance_pick:
+            return [Action.take(s) for s in cards.elegance_first_picks(castle)]
+        picks = [Action.take(s) for s in castle.spaces()
+                 if castle.height(s) == top and cards.may_pick(castle, s, state.elegance)]
         if self._can_summon():
             picks.append(Action(SUMMON))
         return picks
 
     def _can_summon(self) -> bool:
-        """R-ACT-5: every castle tile on the ground floor, and a token left."""
+        """R-ACT-5: every castle tile on the ground floor (judged now, so a
+        Destruction earlier in the turn counts), and a token left."""
         return self.castle.top_floor() <= 1 and self.tokens_taken < COUNTDOWN_TOKENS
 
     def _completions(self) -> list[Action]:
         """R-ACT-1 second identical tile (Available now that the first has left),
-        R-ACT-2 Tile and Shrine, R-ACT-3 Discard; R-PLACE-2 room in the Realm."""
-        first = self.held[0]
-        free = len(self.realms[self.current_player].placeable())
+        R-ACT-2 Tile and Shrine, R-ACT-3 Discard; R-PLACE-2 room in the Realm.
+        A pending Deception, Deep or Elegance pick is the only choice."""
+        castle, state, first = self.castle, self.cards, self.held[0]
+        free = len(self._realm.placeable())
+        if state.second_pick == cards.DECEPTION:
+            assert state.first_space is not None
+            return [Action.take(s) for s in cards.deception_picks(castle, state.first_space, state.first_floor)]
+        if state.second_pick == cards.DEEP:
+            return [Action.take(s) for s in cards.deep_picks(castle, first, state.elegance)]
+        if state.elegance_pick:
+            return [Action.take(s) for s in cards.elegance_second_picks(castle, first)] if free >= 2 else []
         options = []
         if free >= 2:
-            options += [Action.take(s) for s in self.castle.spaces() if self.castle.top(s) == first and self.castle.is_available(s)]
+            options += [Action.take(s) for s in castle.spaces()
+                        if castle.top(s) == first and cards.may_pick(castle, s, state.elegance)]
         if self.general_shrines > 0 and free >= 1:
             options.append(Action(TAKE_SHRINE))
         options.append(Action(DISCARD))
@@ -246,7 +312,7 @@ class Game:
 
     def _placement_cells(self) -> list[tuple[int, int]]:
         """R-PLACE-1; R-PLACE-3: two identical tiles go lower cell first."""
-        free = self.realms[self.current_player].placeable()
+        free = self._realm.placeable()
         identical = len(self.held) == 2 and self.held[0] == self.held[1]
         if not identical:
             return free
@@ -255,12 +321,100 @@ class Game:
         return [cell for cell in free if cell > self.first_cell]
 
     def _shrine_cells(self) -> list[tuple[int, int]]:
-        """R-SHRINE-1: tiles of this turn's sets with allowance left, without a Shrine."""
-        if self.pools[self.current_player] == 0:
+        """R-SHRINE-1: tiles of this turn's sets with allowance left, without a
+        Shrine; with Faith's extra Shrine unused, tiles of any of this turn's sets."""
+        if self._pool == 0:
             return []
-        realm = self.realms[self.current_player]
-        cells = {cell for s in self.sets if s.allowance > 0 for cell in s.cells}
-        return sorted(cells - realm.shrines)
+        cells = {cell for s in self.sets if s.allowance > 0 or self.cards.faith_extra for cell in s.cells}
+        return sorted(cells - self._realm.shrines)
+
+    def _set_cells(self) -> set[tuple[int, int]]:
+        """The tiles of the sets Consolidated this turn."""
+        return {cell for s in self.sets for cell in s.cells}
+
+    # ------------------------------------------------------------ Spirit activations
+
+    def _activations(self, window: Phase) -> list[Action]:
+        """R-SPIRIT-1, R-SPIRIT-2: ``SPIRIT(card, pay)`` for each card in play,
+        unused this turn, with ``window`` among its windows, while no pick is
+        pending, for each payment after which the card's effect can be applied."""
+        if self.cards.pick_pending:
+            return []
+        actions = []
+        for card in self._spirits:
+            if card in self.cards.used or window not in cards.WINDOWS[card]:
+                continue
+            for pay in self._payments():
+                realm, pool = self._after_paying(pay)
+                if self._can_apply(card, window, realm, pool):
+                    actions.append(Action.spirit(card, pay))
+        return actions
+
+    def _payments(self) -> list[tuple[int, int] | None]:
+        """R-SPIRIT-1: a face-up tile of the mover's Realm, or (None) a Shrine from the Shrine Pool."""
+        options: list[tuple[int, int] | None] = list(sorted(self._realm.face_up))
+        if self._pool > 0:
+            options.append(None)
+        return options
+
+    def _after_paying(self, pay: tuple[int, int] | None) -> tuple[Realm, int]:
+        """The mover's Realm and Shrine Pool as they would be after paying."""
+        realm = self._realm.copy()
+        if pay is None:
+            return realm, self._pool - 1
+        realm.discard_top(pay)
+        return realm, self._pool
+
+    def _can_apply(self, card: str, window: Phase, realm: Realm, pool: int) -> bool:
+        """R-SPIRIT-2 (docs/cards.md "Payment check"): whether the card's effect
+        can be applied on ``realm`` and ``pool`` as they are after paying."""
+        castle, state = self.castle, self.cards
+        room = len(realm.placeable())
+        if card == "beauty":
+            return bool(cards.beauty_groups(realm))
+        if card == "elegance":
+            if window is Phase.ACTION:
+                return bool(cards.elegance_first_picks(castle))
+            return room >= 2 and bool(cards.elegance_second_picks(castle, self.held[0]))
+        if card == "wind":
+            return bool(realm.face_up) or bool(cards.shrine_sources(realm))
+        if card == "deception":
+            assert state.first_space is not None
+            return room >= 2 and bool(cards.deception_picks(castle, state.first_space, state.first_floor))
+        if card == "strength":
+            return bool(cards.move_sources(realm, None))
+        if card == "change":
+            return bool(self._change_options(realm, pool))
+        if card == "faith":
+            if window is Phase.SPIRITS:
+                return pool >= 1 and cards.waiting_sets(realm)
+            return pool >= 1 and bool(self._set_cells() - realm.shrines)
+        if card == "destruction":
+            return bool(cards.destroyable(castle))
+        if card == "deep":
+            return room >= 2 and bool(cards.deep_picks(castle, self.held[0], state.elegance))
+        if card == "cunning":
+            return bool(cards.cunning_groups(realm))
+        raise AssertionError(card)
+
+    def _change_options(self, realm: Realm, pool: int):
+        """Change's choices; a group of 3 counts while Cunning is in play and unused."""
+        with_cunning = "cunning" in self._spirits and "cunning" not in self.cards.used
+        return cards.change_options(realm, pool, with_cunning)
+
+    def _set_groups(self, realm: Realm) -> list[set[tuple[int, int]]]:
+        """The groups the card in phase SET may Consolidate."""
+        return cards.beauty_groups(realm) if self.cards.card == "beauty" else cards.cunning_groups(realm)
+
+    def _wind_options(self) -> list[Action]:
+        """Wind: the flip first (unless done), then lifting a Shrine; ``done``
+        only once the flip happened."""
+        realm, flipped = self._realm, self.cards.wind_flipped
+        actions = [] if flipped else [Action.flip(cell) for cell in cards.wind_flips(realm)]
+        actions += [Action.shrine_from(cell) for cell in cards.shrine_sources(realm)]
+        if flipped:
+            actions.append(Action(DONE))
+        return actions
 
     # ------------------------------------------------------------ applying
 
@@ -300,23 +454,53 @@ class Game:
         self.history_by_dragon += [True] * len(moves)
         self._end_turn()
 
+    # The kinds each phase expects, for error messages.
+    EXPECTED = {
+        Phase.ACTION: {ActionKind.TAKE, ActionKind.SUMMON, ActionKind.SPIRIT},
+        Phase.COMPLETE: {ActionKind.TAKE, ActionKind.TAKE_SHRINE, ActionKind.DISCARD, ActionKind.SPIRIT},
+        Phase.PLACE: {ActionKind.PLACE},
+        Phase.SHRINE: {ActionKind.SHRINE, ActionKind.DONE, ActionKind.SPIRIT},
+        Phase.GAME_OVER: set(),
+        Phase.SPIRITS: {ActionKind.SPIRIT, ActionKind.DONE},
+        Phase.DESTROY: {ActionKind.DESTROY},
+        Phase.WIND: {ActionKind.FLIP, ActionKind.SHRINE_FROM, ActionKind.DONE},
+        Phase.WIND_TO: {ActionKind.SHRINE_TO},
+        Phase.STRENGTH: {ActionKind.MOVE_FROM, ActionKind.DONE},
+        Phase.STRENGTH_TO: {ActionKind.MOVE_TO},
+        Phase.SET: {ActionKind.SET},
+        Phase.CHANGE: {ActionKind.CHANGE},
+        Phase.CUNNING: {ActionKind.SPIRIT},
+    }
+
     def _why_illegal(self, action: Action) -> str:
-        if action.kind is ActionKind.SPIRIT:
-            return "no Spirit card is in play"
-        expected = {
-            Phase.ACTION: {ActionKind.TAKE, ActionKind.SUMMON},
-            Phase.COMPLETE: {ActionKind.TAKE, ActionKind.TAKE_SHRINE, ActionKind.DISCARD},
-            Phase.PLACE: {ActionKind.PLACE},
-            Phase.SHRINE: {ActionKind.SHRINE, ActionKind.DONE},
-            Phase.GAME_OVER: set(),
-        }[self.phase]
+        expected = self.EXPECTED[self.phase]
         if action.kind not in expected:
             return f"this phase expects {' or '.join(sorted(k.name for k in expected)) or 'nothing: the game is over'}"
+        if self.cards.pick_pending and action.kind is not ActionKind.TAKE:
+            return "a Spirit's pick is pending: the next decision is that pick"
+        if action.kind is ActionKind.SPIRIT:
+            card = action.card
+            if card not in self._spirits:
+                return f"the Spirit of {card} is not in play" if self._spirits else "no Spirit card is in play"
+            if card in self.cards.used:
+                return f"the Spirit of {card} was already activated this turn (R-SPIRIT-1)"
+            if self.phase is Phase.CUNNING and card != "cunning":
+                return "Change's group of 3 waits for Cunning's activation"
+            pay = action.pay_cell
+            if pay is None and self._pool == 0:
+                return "your Shrine Pool is empty"
+            if pay is not None and pay not in self._realm.face_up:
+                return f"realm cell {pay} has no face-up tile to pay with (R-SPIRIT-1)"
+            if self.phase not in cards.WINDOWS[card] and self.phase is not Phase.CUNNING:
+                return f"the Spirit of {card} is not activated in phase {self.phase.name} (R-SPIRIT-2)"
+            return "its effect could not be applied after that payment (R-SPIRIT-2)"
         if action.kind is ActionKind.TAKE:
             tile = self.castle.top(action.target)
             if tile is None:
                 return f"castle space {action.target} holds no tile"
-            if not self.castle.is_available(action.target):
+            if self.cards.pick_pending:
+                return f"{tile} at {action.target} is not a pick the pending Spirit allows"
+            if not cards.may_pick(self.castle, action.target, self.cards.elegance):
                 return f"{tile} at {action.target} is not Available (R-AVAIL-1)"
             if self.phase is Phase.ACTION:
                 return f"{tile} is on floor {self.castle.height(action.target)}, not the top floor {self.top_floor} (R-ACT-1)"
@@ -329,15 +513,20 @@ class Game:
             return "that cell is not free, or two identical tiles go lower cell first (R-PLACE-1, R-PLACE-3)"
         if action.kind is ActionKind.SHRINE:
             return "not a tile of a set Consolidated this turn with Shrine allowance left (R-SHRINE-1)"
-        return "the general pool has no Shrine or your Realm has no space (R-ACT-2)"
+        if action.kind is ActionKind.DONE:
+            return "at least one step of the Spirit must happen first"
+        if action.kind is ActionKind.TAKE_SHRINE or action.kind is ActionKind.DISCARD:
+            return "the general pool has no Shrine or your Realm has no space (R-ACT-2)"
+        return f"{action} is not one of the Spirit's choices here"
 
     def _play(self, action: Action) -> None:
         seat = self.current_player
         kind = action.kind
         if kind is ActionKind.TAKE:
-            self.held.append(self.castle.remove_top(action.target))
-            self.turn_pick = self.held[-1].type
-            self.phase = Phase.COMPLETE if len(self.held) == 1 else Phase.PLACE
+            if self.phase is Phase.ACTION:
+                self._first_pick(action.target)
+            else:
+                self._second_pick(action.target)
         elif kind is ActionKind.TAKE_SHRINE:
             self.general_shrines -= 1
             self.pools[seat] += 1
@@ -346,40 +535,86 @@ class Game:
             self.held.clear()
             self.discarded += 1
             self.vp[seat] += 1
-            self._end_turn()
+            self._action_complete()
         elif kind is ActionKind.SUMMON:
             self.countdown[seat] += 1
             self._take_countdown_token()
-            self._end_turn()
+            self._action_complete()
         elif kind is ActionKind.PLACE:
-            self.realms[seat].place(action.target, self.held[self.placed])
-            if self.placed == 0:
-                self.first_cell = action.target
-            self.placed += 1
-            if self.placed == len(self.held):
-                self._consolidate()
+            self._place(action.target)
         elif kind is ActionKind.SHRINE:
             self._build_shrine(action.target)
         elif kind is ActionKind.DONE:
-            self._end_turn()
+            self._done()
+        elif kind is ActionKind.SPIRIT:
+            assert action.card is not None
+            if self.phase is Phase.CUNNING:
+                self._cunning_after_change(action.pay_cell)
+            else:
+                self._activate(action.card, action.pay_cell)
+        elif kind is ActionKind.DESTROY:
+            self._destroy(action.target)
+        elif kind is ActionKind.FLIP:
+            self._wind_flip(action.target)
+        elif kind is ActionKind.SHRINE_FROM:
+            self.cards.lifted = action.target
+            self.phase = Phase.WIND_TO
+        elif kind is ActionKind.SHRINE_TO:
+            self._wind_move(action.target)
+        elif kind is ActionKind.MOVE_FROM:
+            self.cards.lifted = action.target
+            self.phase = Phase.STRENGTH_TO
+        elif kind is ActionKind.MOVE_TO:
+            self._strength_move(action.target)
+        elif kind is ActionKind.SET:
+            self._consolidate_named_set(action.target)
+        elif kind is ActionKind.CHANGE:
+            assert action.tile_type is not None
+            self._change(action.target, action.tile_type)
 
-    def _consolidate(self) -> None:
-        """R-CONS-1..4, then the Shrine step if a Shrine can be built (R-SHRINE-1)."""
-        seat = self.current_player
-        self.sets, vp = self.realms[seat].consolidate(self.rules.dragon_set_bonus)
-        self.vp[seat] += vp
-        if self.sets and self._shrine_cells():
-            self.phase = Phase.SHRINE
+    # ------------------------------------------------------------ the Action
+
+    def _first_pick(self, space: tuple[int, int]) -> None:
+        """R-ACT-1..4: the first tile in hand; its space and floor are
+        remembered (Deception), its type is what the solo Dragon follows
+        (R-SOLO-3, the first pick's type), a pending Elegance pick is used."""
+        state = self.cards
+        state.first_space, state.first_floor = space, self.castle.height(space)
+        self.held.append(self.castle.remove_top(space))
+        self.turn_pick = self.held[0].type
+        state.elegance_pick = False
+        state.second_pick = cards.IDENTICAL
+        self.phase = Phase.COMPLETE
+
+    def _second_pick(self, space: tuple[int, int]) -> None:
+        """R-ACT-1 (or Elegance, Deception, Deep): the second tile of a Pair."""
+        self.held.append(self.castle.remove_top(space))
+        self.cards.elegance_pick = False
+        self.cards.second_pick = cards.IDENTICAL
+        self.phase = Phase.PLACE
+
+    def _place(self, cell: tuple[int, int]) -> None:
+        """R-PLACE-1; a set tile of this turn that gets covered leaves its set."""
+        self._cover(cell)
+        self._realm.place(cell, self.held[self.placed])
+        if self.placed == 0:
+            self.first_cell = cell
+        self.placed += 1
+        if self.placed == len(self.held):
+            self._action_complete()
+
+    def _cover(self, cell: tuple[int, int]) -> None:
+        """Sets follow their tiles: a tile covered on ``cell`` leaves its set."""
+        for s in self.sets:
+            s.cells.discard(cell)
+
+    def _action_complete(self) -> None:
+        """After the last placement (or a Discard or a Summon): window (c) if a
+        Spirit can be activated there, else Consolidation and the turn's end."""
+        if self._activations(Phase.SPIRITS):
+            self.phase = Phase.SPIRITS
         else:
-            self._end_turn()
-
-    def _build_shrine(self, cell: tuple[int, int]) -> None:
-        seat = self.current_player
-        self.pools[seat] -= 1
-        self.realms[seat].shrines.add(cell)
-        next(s for s in self.sets if cell in s.cells).allowance -= 1
-        if not self._shrine_cells():
-            self._end_turn()
+            self._settle(cards.END)
 
     def _take_countdown_token(self) -> None:
         """R-END-1: the last token of the track (N-th; 3rd in solo) shows the mark."""
@@ -387,12 +622,205 @@ class Game:
         if self.tokens_taken == self.track:
             self.end_triggered = True
 
+    # ------------------------------------------------------------ Consolidation and Shrines
+
+    def _settle(self, resume: str, spirit_set: bool = False) -> None:
+        """R-CONS-1..4: Consolidate every face-up group of 4 or more of one type;
+        then a Shrine step (R-SHRINE-1) if this or the Spirit just finished made a
+        set and a Shrine can be built or Faith activated; else play resumes."""
+        seat = self.current_player
+        new_sets, vp = self._realm.consolidate(self.rules.dragon_set_bonus)
+        self.vp[seat] += vp
+        self.sets += new_sets
+        if (new_sets or spirit_set) and (self._shrine_cells() or self._activations(Phase.SHRINE)):
+            self.cards.resume = resume
+            self.phase = Phase.SHRINE
+        else:
+            self._end_shrine_step(resume)
+
+    def _build_shrine(self, cell: tuple[int, int]) -> None:
+        """R-SHRINE-1: a set's own allowance first, else Faith's extra Shrine."""
+        self.pools[self.current_player] -= 1
+        self._realm.shrines.add(cell)
+        owner = next(s for s in self.sets if cell in s.cells)
+        if owner.allowance > 0:
+            owner.allowance -= 1
+        else:
+            self.cards.faith_extra = 0
+        if not self._shrine_cells() and not self._activations(Phase.SHRINE):
+            self._end_shrine_step(self.cards.resume)
+
+    def _end_shrine_step(self, resume: str) -> None:
+        """Leaving a Shrine step ends the allowances of the sets so far; play resumes."""
+        for s in self.sets:
+            s.allowance = 0
+        self.cards.resume = cards.END
+        self._resume(resume)
+
+    def _resume(self, resume: str) -> None:
+        """Back where the Spirit was activated: the first pick (a), window (c) if
+        a Spirit can still be activated there, else the turn ends."""
+        self.cards.card, self.cards.window = None, None
+        if resume == cards.ACTION:
+            self.phase = Phase.ACTION
+        elif resume == cards.SPIRITS_AGAIN and self._activations(Phase.SPIRITS):
+            self.phase = Phase.SPIRITS
+        else:
+            self._end_turn()
+
+    def _done(self) -> None:
+        """``done``: stop building Shrines, close window (c), or end Wind or Strength."""
+        if self.phase is Phase.SHRINE:
+            self._end_shrine_step(self.cards.resume)
+        elif self.phase is Phase.SPIRITS:
+            self._settle(cards.END)
+        else:
+            self._spirit_finished()
+
+    # ------------------------------------------------------------ Spirits
+
+    def _activate(self, card: str, pay: tuple[int, int] | None) -> None:
+        """R-SPIRIT-1: pay, mark the card used, and start its effect."""
+        state = self.cards
+        self._pay(pay)
+        state.used.add(card)
+        if card == "elegance":
+            state.elegance = state.elegance_pick = True
+        elif card == "deception":
+            state.second_pick = cards.DECEPTION
+        elif card == "deep":
+            state.second_pick = cards.DEEP
+        elif card == "faith":
+            state.faith_extra = 1
+            if self.phase is Phase.SPIRITS:
+                state.card, state.window = card, Phase.SPIRITS
+                self._spirit_finished()
+        else:
+            state.card, state.window = card, self.phase
+            self.phase = {"beauty": Phase.SET, "cunning": Phase.SET, "wind": Phase.WIND, "strength": Phase.STRENGTH,
+                          "change": Phase.CHANGE, "destruction": Phase.DESTROY}[card]
+
+    def _pay(self, pay: tuple[int, int] | None) -> None:
+        """R-SPIRIT-1: a face-up tile of the Realm leaves the game (the tile under
+        it becomes the top); a Shrine from the Shrine Pool goes back to the
+        general pool."""
+        seat = self.current_player
+        if pay is None:
+            self.pools[seat] -= 1
+            self.general_shrines += 1
+        else:
+            self._realm.discard_top(pay)
+            self.discarded += 1
+
+    def _spirit_finished(self, spirit_set: bool = False) -> None:
+        """After Wind, Strength, Beauty, Cunning, Change or Faith in (c):
+        Consolidate, then resume at the first pick (a) or window (c)."""
+        resume = cards.ACTION if self.cards.window is Phase.ACTION else cards.SPIRITS_AGAIN
+        self._settle(resume, spirit_set)
+
+    def _destroy(self, space: tuple[int, int]) -> None:
+        """Destruction: an Available castle tile leaves the game; back to the first
+        pick (a) or the completion (b)."""
+        self.castle.remove_top(space)
+        self.discarded += 1
+        self.phase = self.cards.window or Phase.ACTION
+        self.cards.card, self.cards.window = None, None
+
+    def _wind_flip(self, cell: tuple[int, int]) -> None:
+        """Wind: a face-up tile turns face down (no VP, not a set); the card ends
+        when no Shrine can move."""
+        self._realm.flip_down({cell})
+        self.cards.wind_flipped = True
+        if not cards.shrine_sources(self._realm):
+            self._spirit_finished()
+
+    def _wind_move(self, cell: tuple[int, int]) -> None:
+        """Wind: the lifted Shrine goes on another face-down top without a Shrine."""
+        realm, state = self._realm, self.cards
+        assert state.lifted is not None
+        realm.shrines.remove(state.lifted)
+        realm.shrines.add(cell)
+        state.lifted = None
+        self._spirit_finished()
+
+    def _strength_move(self, cell: tuple[int, int]) -> None:
+        """Strength: the lifted top tile goes on ``cell``, keeping its side; a set
+        tile takes its set along, a covered set tile leaves its set. After two
+        moves, or when no second move is possible, the card ends by itself."""
+        state = self.cards
+        source = state.lifted
+        assert source is not None
+        self._cover(cell)
+        self._realm.move_top(source, cell)
+        for s in self.sets:
+            if source in s.cells:
+                s.cells.discard(source)
+                s.cells.add(cell)
+        state.lifted = None
+        state.strength_moves += 1
+        state.strength_last = cell
+        # The card ends by itself after two moves, or when no second move is possible.
+        if state.strength_moves == 2 or not cards.move_sources(self._realm, cell):
+            self._spirit_finished()
+        else:
+            self.phase = Phase.STRENGTH
+
+    def _consolidate_named_set(self, cell: tuple[int, int]) -> None:
+        """Beauty (same number, size VP + 1, 2 Shrines) or Cunning (exactly 3 of
+        a type, 2 VP + 1 for Dragons, Shrines by type): the group named by its
+        lowest cell is Consolidated."""
+        realm = self._realm
+        group = next(g for g in self._set_groups(realm) if cards.lowest(g) == cell)
+        if self.cards.card == "beauty":
+            self._make_set(group, None, set_vp(len(group)) + 1, 2)
+        else:
+            kind = realm.face_up[cell].type
+            self._make_cunning_set(group, kind)
+        self._spirit_finished(spirit_set=True)
+
+    def _make_set(self, group: set[tuple[int, int]], kind: TileType | None, vp: int, allowance: int) -> None:
+        self._realm.flip_down(group)
+        self.vp[self.current_player] += vp
+        self.sets.append(ConsolidatedSet(set(group), kind, allowance))
+
+    def _make_cunning_set(self, group: set[tuple[int, int]], kind: TileType) -> None:
+        """Cunning: 2 VP (+1 for Dragons, R-CONS-3); Shrines by its type."""
+        bonus = 1 if self.rules.dragon_set_bonus and kind is TileType.DRAGON else 0
+        self._make_set(group, kind, 2 + bonus, shrine_allowance(kind))
+
+    def _change(self, cell: tuple[int, int], kind: TileType) -> None:
+        """Change: the Special tile on ``cell`` counts as ``kind``; its group of 4
+        or more is Consolidated as that type; a group of 3 waits for Cunning."""
+        group = next(g for c, k, g in self._change_options(self._realm, self._pool) if c == cell and k is kind)
+        if len(group) >= 4:
+            bonus = 1 if self.rules.dragon_set_bonus and kind is TileType.DRAGON else 0
+            self._make_set(group, kind, set_vp(len(group)) + bonus, shrine_allowance(kind))
+            self._spirit_finished(spirit_set=True)
+        else:
+            self.cards.change_group, self.cards.change_type = frozenset(group), kind
+            self.phase = Phase.CUNNING
+
+    def _cunning_after_change(self, pay: tuple[int, int] | None) -> None:
+        """Cunning, activated for Change's group of 3 (paid outside it): a Cunning
+        set of the changed type."""
+        state = self.cards
+        group, kind = set(state.change_group), state.change_type
+        assert kind is not None
+        self._pay(pay)
+        state.used.add("cunning")
+        state.change_group, state.change_type = frozenset(), None
+        self._make_cunning_set(group, kind)
+        self._spirit_finished(spirit_set=True)
+
+    # ------------------------------------------------------------ the end of a turn
+
     def _end_turn(self) -> None:
         """R-END-1: once triggered, the game ends after the last seat's turn
         (in solo the Dragon of Ingenuity's)."""
         self.last_pick[self.current_player] = self.turn_pick
         self.turn_pick = None
         self.held, self.placed, self.first_cell, self.sets = [], 0, (0, 0), []
+        self.cards = cards.TurnState()
         self.turn += 1
         if self.end_triggered and self.current_player == self.seats - 1:
             self.phase = Phase.GAME_OVER
@@ -434,10 +862,23 @@ class Game:
     # ------------------------------------------------------------ scores
 
     def score_breakdown(self, player: int) -> dict[str, Any]:
-        """R-END-2: VP tokens + Shrines + 2 per Countdown token (+ Dragon cards)."""
+        """R-END-2: VP tokens + Shrines + 2 per Countdown token + Dragon cards
+        (always current); solo with cards: -15 (R-SOLO-1)."""
         seat = self._seat(player)
         vp, shrines, countdown = self.vp[seat], self.realms[seat].shrine_points(), 2 * self.countdown[seat]
-        return {"vp": vp, "shrines": shrines, "countdown": countdown, "dragons": {}, "total": vp + shrines + countdown}
+        bonuses = self.dragon_bonuses(seat)
+        breakdown: dict[str, Any] = {"vp": vp, "shrines": shrines, "countdown": countdown, "dragons": bonuses}
+        total = vp + shrines + countdown + sum(bonuses.values())
+        if self.is_solo and self.has_cards:
+            breakdown["variant"] = SOLO_VARIANT
+            total += SOLO_VARIANT
+        breakdown["total"] = total
+        return breakdown
+
+    def dragon_bonuses(self, player: int) -> dict[str, int]:
+        """R-DRAGON-1..10: each Dragon card in play, in card order, for ``player``."""
+        seat = self._seat(player)
+        return {card: dragons.dragon_points(card, self.realms, seat) for card in self._dragons}
 
     def returns(self) -> list[float]:
         """One utility per seat (OpenSpiel's ``Returns()``): all 0 while the game
@@ -473,7 +914,8 @@ class Game:
         other.realms = [r.copy() for r in self.realms]
         other.pools, other.vp, other.countdown = list(self.pools), list(self.vp), list(self.countdown)
         other.held = list(self.held)
-        other.sets = [ConsolidatedSet(set(s.cells), s.type, s.allowance) for s in self.sets]
+        other.sets = [s.copy() for s in self.sets]
+        other.cards = self.cards.copy()
         other.history = list(self.history)
         other.history_by_dragon = list(self.history_by_dragon)
         other.last_pick = list(self.last_pick)
@@ -490,13 +932,13 @@ class Game:
     def _key(self) -> tuple:
         """The full state, hidden tiles included (not the path that led here)."""
         return (
-            self.players, self.layout.heights, self.rules,
+            self.players, self.layout.heights, self.rules, self._spirits, self._dragons,
             {space: list(stack) for space, stack in self.castle.stacks.items()},
             [(r.heights, r.face_up, r.shrines) for r in self.realms],
             self.pools, self.vp, self.countdown, self.general_shrines, self.tokens_taken, self.end_triggered,
             self.discarded, self.turn, self.current_player, self.phase, self.held, self.placed, self.first_cell,
             [(s.cells, s.type, s.allowance) for s in self.sets],
-            self.last_pick, self.turn_pick, self.dragon_tiles,
+            self.last_pick, self.turn_pick, self.dragon_tiles, self.cards.key(),
         )
 
     def __eq__(self, other: object) -> bool:
@@ -512,6 +954,8 @@ class Game:
             "seed": self.seed,
             "layout": self.layout.text,
             "rules": {"dragon_set_bonus": self.rules.dragon_set_bonus},
+            "spirits": self.spirits,
+            "dragons": self.dragons,
             "deal": [t.code for t in self.deal],
             "actions": [a.id for a in self.history],
             "summary": {"phase": self.phase.name, "current_player": self.current_player, "scores": self.scores()},
@@ -525,21 +969,31 @@ class Game:
             data = json.loads(text)
         except (ValueError, TypeError) as e:
             raise ValueError(f"invalid game JSON: {e}") from None
+        if not isinstance(data, dict) or data.get("format") != JSON_FORMAT or type(data.get("version")) is not int \
+                or data["version"] not in (1, JSON_VERSION):
+            found = (data.get("format"), data.get("version")) if isinstance(data, dict) else (None, None)
+            raise ValueError(f"invalid game JSON: format/version {found[0]!r}/{found[1]!r} not supported")
         required = {"format", "version", "players", "seed", "layout", "rules", "deal", "actions"}
-        if not isinstance(data, dict) or not required <= data.keys() <= required | {"summary", "meta"}:
-            raise ValueError("invalid game JSON: expected the fields " + ", ".join(sorted(required)) + " (and summary, meta)")
+        optional = {"spirits", "dragons", "summary", "meta"}
+        if not required <= data.keys() <= required | optional:
+            raise ValueError("invalid game JSON: expected the fields " + ", ".join(sorted(required))
+                             + " (and spirits, dragons, summary, meta)")
         if data.get("meta") is not None and not isinstance(data["meta"], dict):
             raise ValueError("invalid game JSON: meta must be an object")
-        if data["format"] != JSON_FORMAT or data["version"] != JSON_VERSION:
-            raise ValueError(f"invalid game JSON: format/version {data['format']!r}/{data['version']!r} not supported")
+        # The cards in play by name (none when left out); version 1 (the base game) has none.
+        spirits, dragon_cards = data.get("spirits", []), data.get("dragons", [])
+        if not (isinstance(spirits, list) and isinstance(dragon_cards, list)):
+            raise ValueError("invalid game JSON: spirits and dragons must be lists of card names")
+        if data["version"] == 1 and (spirits or dragon_cards):
+            raise ValueError("invalid game JSON: version 1 has no cards")
         rules, actions, seed = data["rules"], data["actions"], data["seed"]
         if not (isinstance(rules, dict) and isinstance(rules.get("dragon_set_bonus"), bool) and isinstance(actions, list)
                 and isinstance(data["deal"], list) and isinstance(data["layout"], str) and type(data["players"]) is int
                 and (seed is None or (type(seed) is int and 0 <= seed < 2**64))):
             raise ValueError("invalid game JSON: a field has the wrong type")
         try:
-            game = Game(data["players"], 0, layout=Layout.parse(data["layout"]), deal=data["deal"],
-                        rules=Rules(dragon_set_bonus=rules["dragon_set_bonus"]))
+            game = Game(data["players"], 0, spirits=spirits, dragons=dragon_cards, layout=Layout.parse(data["layout"]),
+                        deal=data["deal"], rules=Rules(dragon_set_bonus=rules["dragon_set_bonus"]))
         except (ValueError, TypeError) as e:
             raise ValueError(f"invalid game JSON: {e}") from None
         game.seed = seed
@@ -573,8 +1027,12 @@ class Game:
     def observation(self, player: int) -> dict[str, Any]:
         return observation(self, self._seat(player))
 
-    def observation_tensor(self, player: int):
-        return observation_tensor(self, self._seat(player))
+    def observation_tensor(self, player: int | None = None, version: int = OBSERVATION_VERSION):
+        """The observation as planes (docs/observation.md, docs/cards.md);
+        version 1 is the first 247 planes."""
+        if player is None:  # the player to move
+            player = self.current_player if self.current_player < self.players else 0
+        return observation_tensor(self, self._seat(player), version)
 
     def covered_positions(self) -> list[tuple[tuple[int, int], int]]:
         """(space, floor) of every tile below a top tile, in dealing order."""
@@ -608,7 +1066,9 @@ class Game:
         return before + floor - 1
 
     def validate(self) -> None:
-        """Recount tiles, Shrines and tokens."""
+        """Recount tiles (tiles paid for Spirits and destroyed are discarded),
+        Shrines (those paid went back to the general pool) and tokens; check the
+        Realms and the turn's card memory."""
         tiles = (self.castle.remaining() + self.discarded + len(self.held_tiles) + sum(self.dragon_tiles.values())
                  + sum(sum(r.heights.values()) for r in self.realms))
         if tiles != 116:
@@ -616,13 +1076,44 @@ class Game:
         shrines = self.general_shrines + sum(self.pools) + sum(len(r.shrines) for r in self.realms)
         if shrines != SHRINES:
             raise AssertionError(f"{shrines} Shrines accounted for, not {SHRINES}")
+        if min(self.pools + [self.general_shrines]) < 0:
+            raise AssertionError("a negative Shrine count")
         if sum(self.countdown) != self.tokens_taken or self.end_triggered != (self.tokens_taken >= self.track):
             raise AssertionError("Countdown tokens do not add up")
         for realm in self.realms:
             if realm.shrines & set(realm.face_up) or any(realm.heights[c] == 0 for c in realm.shrines | set(realm.face_up)):
                 raise AssertionError("a Shrine or a face-up flag on an impossible cell")
-        if not self.is_over and not self.legal_actions():
-            raise AssertionError("no legal action in a running game")
+            if min(realm.heights.values()) < 0:
+                raise AssertionError("a negative stack height")
+        if not self.is_over:
+            self._validate_turn()
+            if not self.legal_actions():
+                raise AssertionError("no legal action in a running game")
+
+    def _validate_turn(self) -> None:
+        """The turn's card memory agrees with the phase and the mover's Realm."""
+        state, realm, phase = self.cards, self._realm, self.phase
+        if not state.used <= set(self.spirits):
+            raise AssertionError("a Spirit used that is not in play")
+        cells = [cell for s in self.sets for cell in s.cells]
+        if len(cells) != len(set(cells)) or not all(realm.is_face_down(cell) for cell in cells):
+            raise AssertionError("this turn's sets hold a cell twice or a cell whose top is not face down")
+        if (state.lifted is not None) != (phase in (Phase.WIND_TO, Phase.STRENGTH_TO)):
+            raise AssertionError("a lifted cell outside WIND_TO / STRENGTH_TO")
+        if phase is Phase.WIND_TO and state.lifted not in realm.shrines:
+            raise AssertionError("Wind lifted a Shrine that is not there")
+        if phase is Phase.STRENGTH_TO and (state.lifted is None or realm.heights[state.lifted] == 0):
+            raise AssertionError("Strength lifted a tile that is not there")
+        if bool(state.change_group) != (phase is Phase.CUNNING):
+            raise AssertionError("Change's group waits outside phase CUNNING")
+        if state.pick_pending and phase not in (Phase.ACTION, Phase.COMPLETE):
+            raise AssertionError("a pick pending outside ACTION / COMPLETE")
+        if state.second_pick != cards.IDENTICAL and phase is not Phase.COMPLETE:
+            raise AssertionError("a second-pick mode outside COMPLETE")
+        if phase in (Phase.COMPLETE, Phase.PLACE) and not self.held:
+            raise AssertionError("no tile in hand in COMPLETE / PLACE")
+        if self.sets and phase in (Phase.COMPLETE, Phase.PLACE) and any(s.allowance for s in self.sets):
+            raise AssertionError("a Shrine allowance outlived its Shrine step")
 
     # ------------------------------------------------------------ pictures
 

@@ -4,15 +4,32 @@ from __future__ import annotations
 
 from typing import Any
 
+from .actions import DRAGONS, SPIRITS
+from .phase import Phase
 from .realm import CELLS
 from .tiles import CODES
 
-# Plane offsets of the observation tensor.
+# Plane offsets of the observation tensor, version 1.
 CASTLE_SPACE, CASTLE_HEIGHT, CASTLE_AVAILABLE, CASTLE_TOP_FLOOR, CASTLE_TOP = 0, 1, 2, 3, 4
 REALMS, REALM_PLANES = 33, 33
 SEATS, SEAT_PLANES = 165, 4
-GLOBAL, HELD, HIDDEN, PLANES = 181, 189, 218, 247
+GLOBAL, HELD, HIDDEN, PLANES_V1 = 181, 189, 218, 247
+BASE_PHASES = 5  # the version-1 phase one-hot covers ACTION..GAME_OVER
+# Version 2 adds the cards (docs/cards.md "Observation additions").
+PHASES = 247  # one-hot over the 14 phases
+SPIRIT_IN_PLAY, SPIRIT_USED, DRAGON_IN_PLAY = 261, 271, 281
+ELEGANCE, ELEGANCE_PICK, DECEPTION_PICK, DEEP_PICK, FAITH_EXTRA, WIND_FLIPPED, STRENGTH_MOVES = range(291, 298)
+FIRST_PICK, LIFTED, TURN_SETS, CHANGE_GROUP, PLANES = 298, 299, 300, 301, 302
+
+OBSERVATION_VERSION = 2
 OBSERVATION_SHAPE = (PLANES, 12, 12)
+
+
+def observation_shape(version: int = OBSERVATION_VERSION) -> tuple[int, int, int]:
+    """The tensor shape of an observation version: 1 (247 planes) or 2 (302)."""
+    if isinstance(version, bool) or version not in (1, 2):
+        raise ValueError(f"observation version {version!r} does not exist (1 or {OBSERVATION_VERSION})")
+    return (PLANES_V1 if version == 1 else PLANES, 12, 12)
 
 
 def observation(game: Any, seat: int) -> dict[str, Any]:
@@ -37,6 +54,7 @@ def observation(game: Any, seat: int) -> dict[str, Any]:
             "vp": game.vp[p],
             "countdown": game.countdown[p],
             "score": game.scores()[p],
+            "dragons": game.dragon_bonuses(p),
         }
 
     return {
@@ -63,12 +81,19 @@ def observation(game: Any, seat: int) -> dict[str, Any]:
         "countdown_left": game.countdown_left,
         "end_triggered": game.end_triggered,
         "discarded": game.discarded,
+        "spirits": list(game.spirits),
+        "dragons": list(game.dragons),
+        "spirits_used": [card for card in game.spirits if card in game.cards.used],
+        "elegance": game.cards.elegance,
+        "second_pick": game.cards.second_pick,
+        "faith_extra": game.cards.faith_extra,
     }
 
 
-def observation_tensor(game: Any, seat: int):
+def observation_tensor(game: Any, seat: int, version: int = OBSERVATION_VERSION):
     import numpy as np
 
+    shape = observation_shape(version)
     planes = [[0.0] * 144 for _ in range(PLANES)]
     castle = game.castle
     top = castle.top_floor()
@@ -105,8 +130,9 @@ def observation_tensor(game: Any, seat: int):
         for k, v in enumerate(values):
             planes[SEATS + rel * SEAT_PLANES + k] = [v] * 144
     constants = [game.general_shrines / 40, game.countdown_left / 7, float(game.end_triggered)]
-    phase = [0.0] * 5
-    phase[game.phase.value] = 1.0
+    phase = [0.0] * BASE_PHASES
+    if game.phase.value < BASE_PHASES:  # all zero in the phases of the cards
+        phase[game.phase.value] = 1.0
     for k, v in enumerate(constants + phase):
         planes[GLOBAL + k] = [v] * 144
     held = [0.0] * len(CODES)
@@ -116,7 +142,48 @@ def observation_tensor(game: Any, seat: int):
     for k, code in enumerate(CODES):
         planes[HELD + k] = [held[k]] * 144
         planes[HIDDEN + k] = [hidden.get(code, 0) / 4] * 144
-    return np.array(planes, dtype=np.float32).reshape(OBSERVATION_SHAPE)
+    _card_planes(game, planes)
+    return np.array(planes[:shape[0]], dtype=np.float32).reshape(shape)
+
+
+def _card_planes(game: Any, planes: list[list[float]]) -> None:
+    """Planes 247..301 (docs/cards.md "Observation additions")."""
+    state = game.cards
+    planes[PHASES + game.phase.value] = [1.0] * 144
+    for k, card in enumerate(SPIRITS):
+        if card in game.spirits:
+            planes[SPIRIT_IN_PLAY + k] = [1.0] * 144
+        if card in state.used:
+            planes[SPIRIT_USED + k] = [1.0] * 144
+    for k, card in enumerate(DRAGONS):
+        if card in game.dragons:
+            planes[DRAGON_IN_PLAY + k] = [1.0] * 144
+    constants = {
+        ELEGANCE: float(state.elegance),
+        ELEGANCE_PICK: float(state.elegance_pick),
+        DECEPTION_PICK: float(state.second_pick == "DECEPTION"),
+        DEEP_PICK: float(state.second_pick == "DEEP"),
+        FAITH_EXTRA: float(state.faith_extra),
+        WIND_FLIPPED: float(state.wind_flipped),
+        STRENGTH_MOVES: state.strength_moves / 2,
+    }
+    for plane, v in constants.items():
+        planes[plane] = [v] * 144
+    if game.phase is Phase.COMPLETE and state.first_space is not None:
+        r, c = state.first_space
+        planes[FIRST_PICK][r * 12 + c] = 1.0
+    marked = None
+    if game.phase in (Phase.WIND_TO, Phase.STRENGTH_TO):
+        marked = state.lifted
+    elif game.phase is Phase.STRENGTH:
+        marked = state.strength_last
+    if marked is not None:
+        planes[LIFTED][marked[0] * 12 + marked[1]] = 1.0
+    for r, c in game._set_cells():
+        planes[TURN_SETS][r * 12 + c] = 1.0
+    if game.phase is Phase.CUNNING:
+        for r, c in state.change_group:
+            planes[CHANGE_GROUP][r * 12 + c] = 1.0
 
 
 def _layout_spaces(game: Any):

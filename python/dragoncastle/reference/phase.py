@@ -1,4 +1,4 @@
-"""Which decision is pending."""
+"""Which decision is pending (docs/cards.md "The turn with cards, step by step")."""
 
 from __future__ import annotations
 
@@ -6,11 +6,20 @@ import enum
 
 
 class Phase(enum.Enum):
-    ACTION = 0  # take the first tile from the top floor, or Summon
-    COMPLETE = 1  # complete the action with the first tile in hand
+    ACTION = 0  # take the first tile from the top floor, or Summon; window (a)
+    COMPLETE = 1  # complete the action with the first tile in hand; window (b)
     PLACE = 2  # place the next collected tile
-    SHRINE = 3  # build Shrines on this turn's sets, or Done
+    SHRINE = 3  # build Shrines on this turn's sets, or Done; window (d)
     GAME_OVER = 4
+    SPIRITS = 5  # window (c): after the Action and its placements, before Consolidation
+    DESTROY = 6  # Destruction: discard an Available castle tile
+    WIND = 7  # Wind: flip a face-up tile and/or lift a Shrine
+    WIND_TO = 8  # Wind: put the lifted Shrine down
+    STRENGTH = 9  # Strength: lift a top tile (or Done after a move)
+    STRENGTH_TO = 10  # Strength: put the lifted tile down
+    SET = 11  # Beauty or Cunning: name the group to Consolidate
+    CHANGE = 12  # Change: a Special tile and the type it stands for
+    CUNNING = 13  # Change's group of 3 waits for Cunning's activation
 
     def __int__(self) -> int:
         return self.value

@@ -31,13 +31,26 @@ def shrine_value(height: int) -> int:
     return min(height, 3)
 
 
+def shrine_allowance(kind: TileType) -> int:
+    """R-SHRINE-1: up to 1 Shrine per Faction set, up to 2 per Special set."""
+    return 1 if kind.is_faction else 2
+
+
 @dataclass
 class ConsolidatedSet:
-    """A set Consolidated this turn and the Shrines it still allows (R-SHRINE-1)."""
+    """A set Consolidated this turn and the Shrines it still allows (R-SHRINE-1).
+
+    A set is a set of tiles, kept as the cells they lie on: a tile covered later
+    in the turn leaves its set, a set tile moved by Strength takes its cell along
+    (docs/cards.md "Sets follow their tiles"). ``type`` is None for a Beauty set
+    (Faction tiles of one number)."""
 
     cells: set[Cell]
-    type: TileType
+    type: TileType | None
     allowance: int
+
+    def copy(self) -> "ConsolidatedSet":
+        return ConsolidatedSet(set(self.cells), self.type, self.allowance)
 
 
 class Realm:
@@ -52,6 +65,37 @@ class Realm:
         other.face_up = dict(self.face_up)
         other.shrines = set(self.shrines)
         return other
+
+    @staticmethod
+    def parse(text: str) -> "Realm":
+        """A Realm from text: 4 lines of 4 cells separated by spaces; ``.`` empty,
+        ``3Me2`` height 3 with a face-up Me2, ``2#`` height 2 face down, ``2S``
+        height 2 face down with a Shrine (docs/cards.md)."""
+        if not isinstance(text, str):
+            raise ValueError(f"Realm.parse expects text; got {type(text).__name__}")
+        lines = [line.split() for line in text.strip().splitlines()]
+        if len(lines) != SIDE or any(len(words) != SIDE for words in lines):
+            raise ValueError(f"realm text must be {SIDE} lines of {SIDE} cells separated by spaces; got {text!r}")
+        realm = Realm()
+        for r, words in enumerate(lines):
+            for c, word in enumerate(words):
+                if word == ".":
+                    continue
+                digits = len(word) - len(word.lstrip("0123456789"))
+                height, top = word[:digits], word[digits:]
+                if not height or int(height) < 1 or not top:
+                    raise ValueError(f"realm cell {r},{c}: bad text {word!r} (expected ., 3Me2, 2# or 2S)")
+                realm.heights[(r, c)] = int(height)
+                if top == "#":
+                    continue
+                if top == "S":
+                    realm.shrines.add((r, c))
+                    continue
+                try:
+                    realm.face_up[(r, c)] = Tile(top)
+                except ValueError:
+                    raise ValueError(f"realm cell {r},{c}: bad text {word!r} (expected ., 3Me2, 2# or 2S)") from None
+        return realm
 
     def height(self, cell: Cell) -> int:
         return self.heights[_checked(cell)]
@@ -76,23 +120,70 @@ class Realm:
         self.heights[cell] += 1
         self.face_up[cell] = tile
 
+    def is_face_down(self, cell: Cell) -> bool:
+        """A stack whose top tile is face down (with or without a Shrine)."""
+        return self.heights[cell] > 0 and cell not in self.face_up
+
+    def discard_top(self, cell: Cell) -> Tile:
+        """R-SPIRIT-1: pay with the face-up top tile; the face-down tile under it
+        (if any) becomes the top."""
+        self.heights[cell] -= 1
+        return self.face_up.pop(cell)
+
+    def move_top(self, source: Cell, target: Cell) -> None:
+        """Strength: the top tile of ``source`` goes on ``target``, keeping its side."""
+        self.heights[source] -= 1
+        self.heights[target] += 1
+        if source in self.face_up:
+            self.face_up[target] = self.face_up.pop(source)
+
+    def group_of(self, start: Cell, same) -> set[Cell]:
+        """The cells connected to ``start`` through face-up cells ``same`` accepts (R-ADJ-1)."""
+        group, frontier = {start}, [start]
+        while frontier:
+            for n in neighbours(frontier.pop()):
+                if n not in group and n in self.face_up and same(n):
+                    group.add(n)
+                    frontier.append(n)
+        return group
+
     def groups(self) -> list[tuple[TileType, set[Cell]]]:
-        """Connected groups of face-up tiles of one type (R-CONS-1, R-ADJ-1)."""
+        """Connected groups of face-up tiles of one type (R-CONS-1, R-ADJ-1),
+        in the row-major order of their lowest cell."""
         seen: set[Cell] = set()
         found = []
         for start in CELLS:
             if start not in self.face_up or start in seen:
                 continue
             kind = self.face_up[start].type
-            group, frontier = {start}, [start]
-            while frontier:
-                for n in neighbours(frontier.pop()):
-                    if n not in group and n in self.face_up and self.face_up[n].type is kind:
-                        group.add(n)
-                        frontier.append(n)
+            group = self.group_of(start, lambda n: self.face_up[n].type is kind)
             seen |= group
             found.append((kind, group))
         return found
+
+    def number_groups(self) -> list[tuple[int, set[Cell]]]:
+        """Beauty: connected groups of face-up Faction tiles with the same number
+        (any Factions), in the row-major order of their lowest cell."""
+        seen: set[Cell] = set()
+        found = []
+        for start in CELLS:
+            if start not in self.face_up or start in seen or not self.face_up[start].type.is_faction:
+                continue
+            number = self.face_up[start].symbol
+            group = self.group_of(start, lambda n: self.face_up[n].type.is_faction and self.face_up[n].symbol == number)
+            seen |= group
+            found.append((number, group))
+        return found
+
+    def changed_group(self, cell: Cell, kind: TileType) -> set[Cell]:
+        """Change: the face-up ``kind`` tiles connected to ``cell`` through it,
+        with the tile on ``cell`` counted as ``kind``."""
+        return self.group_of(cell, lambda n: n != cell and self.face_up[n].type is kind)
+
+    def flip_down(self, cells: set[Cell]) -> None:
+        """Consolidation (or Wind): the tiles on ``cells`` turn face down."""
+        for cell in cells:
+            del self.face_up[cell]
 
     def consolidate(self, dragon_bonus: bool) -> tuple[list[ConsolidatedSet], int]:
         """R-CONS-1..4: flip every group of 4 or more; return the sets and their VP."""
@@ -100,10 +191,9 @@ class Realm:
         for kind, group in self.groups():
             if len(group) < 4:
                 continue
-            for cell in group:
-                del self.face_up[cell]
+            self.flip_down(group)
             vp += set_vp(len(group)) + (1 if dragon_bonus and kind is TileType.DRAGON else 0)
-            sets.append(ConsolidatedSet(group, kind, 1 if kind.is_faction else 2))
+            sets.append(ConsolidatedSet(group, kind, shrine_allowance(kind)))
         return sets, vp
 
     def shrine_points(self) -> int:
