@@ -107,21 +107,28 @@ def position_value(game: Any, seat: int, w: Weights) -> float:
 
 
 def move_value(game: Any, action: Any, w: Weights) -> float:
-    """The value of playing ``action`` for the player to move."""
+    """The value of playing ``action`` for the player to move. A move that opens
+    the Spirits' window (c) is valued with the Consolidation ``done`` brings."""
     after = game.clone(history=False)
     after.apply(action)
+    if after.phase.name == "SPIRITS" and game.phase.name != "SPIRITS":
+        after.apply("done")
     bonus = {"SUMMON": w.summon, "DISCARD": w.discard}.get(action.kind.name, 0.0)
     return position_value(after, game.current_player, w) + bonus
 
 
 def heuristic_action(game: Any, rng: random.Random, w: Weights) -> Any:
     """The legal action with the best value one decision ahead (ties at random).
-    A castle pick changes only the tiles in hand, so it is valued without playing it."""
+    A castle pick changes only the tiles in hand, so it is valued without playing it.
+    Like the Rust rollout policy it never activates a Spirit (only pays for the
+    Cunning that Change asked for)."""
     seat = game.current_player
     picking = game.phase.name in ("ACTION", "COMPLETE")
     base = _base_value(game, seat, w) if picking else 0.0
     best, chosen, ties = -math.inf, None, 0
     for action in game.legal_actions():
+        if action.kind.name == "SPIRIT" and game.phase.name != "CUNNING":
+            continue
         if picking and action.kind.name == "TAKE":
             top = game.castle_top(action.space)
             v = base + sum(_held(game, seat, t, w) for t in game.held_tiles) + _held(game, seat, top, w)
