@@ -308,6 +308,13 @@ pub const MAX_LEGAL: usize = 256;
 /// The proven bound of `docs/actions.md`; a test plays card games against it.
 pub const LEGAL_BOUND: usize = 185;
 
+/// Kept out of line so that the hot `push` stays a compare and a store.
+#[cold]
+#[inline(never)]
+fn overflow() -> ! {
+    panic!("legal-action list overflow: more than {MAX_LEGAL} actions")
+}
+
 /// A fixed-capacity list of legal actions: no allocation per decision.
 #[derive(Clone, Copy)]
 pub struct ActionList {
@@ -327,8 +334,11 @@ impl ActionList {
     /// bindings turn into an exception) rather than drop a legal action.
     #[inline]
     pub fn push(&mut self, a: Action) {
-        assert!((self.len as usize) < MAX_LEGAL, "legal-action list overflow: more than {MAX_LEGAL} actions");
-        self.items[self.len as usize] = a;
+        let n = self.len as usize;
+        if n >= MAX_LEGAL {
+            overflow();
+        }
+        self.items[n] = a;
         self.len += 1;
     }
     #[inline]

@@ -91,17 +91,15 @@ impl Game {
     /// A new game from its [`Setup`]. With an explicit deal the seed is not
     /// recorded (it only drew the cards, which the record names).
     pub fn from_setup(setup: &Setup) -> Result<Game, Error> {
-        let state = setup.state()?;
+        setup.validate()?;
+        // The layout and the deal once each: a random game is short enough
+        // for its set-up to show in the playout rate.
+        let layout = setup.layout();
+        let deal = setup.deal();
+        let (spirits, dragons) = setup.cards();
+        let state = State::with_cards(setup.players, &layout, &deal, setup.rules, spirits, dragons)?;
         let seed = if setup.deal.is_some() { None } else { Some(setup.seed) };
-        Ok(Game {
-            players: setup.players,
-            seed,
-            layout: setup.layout(),
-            deal: setup.deal(),
-            state,
-            actions: Vec::new(),
-            undo: Vec::new(),
-        })
+        Ok(Game { players: setup.players, seed, layout, deal, state, actions: Vec::new(), undo: Vec::new() })
     }
 
     /// Spirit cards in play, by name in card order.

@@ -65,7 +65,14 @@ impl State {
             });
             return;
         }
-        if top > 0 {
+        if top > 0 && !self.tc.elegance {
+            // The base game's loop, kept apart: it is the hottest of the core.
+            c.for_each_space(|s| {
+                if c.height(s) == top && c.is_available(s) {
+                    out.push(Action::Take(s as u8));
+                }
+            });
+        } else if top > 0 {
             c.for_each_space(|s| {
                 if c.height(s) == top && self.pickable(s) {
                     out.push(Action::Take(s as u8));
@@ -121,7 +128,13 @@ impl State {
             }
             return;
         }
-        if free >= 2 {
+        if free >= 2 && !self.tc.elegance {
+            c.for_each_space(|s| {
+                if c.top_is(s, first) && c.is_available(s) {
+                    out.push(Action::Take(s as u8));
+                }
+            });
+        } else if free >= 2 {
             c.for_each_space(|s| {
                 if c.top_is(s, first) && self.pickable(s) {
                     out.push(Action::Take(s as u8));

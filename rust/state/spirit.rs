@@ -506,15 +506,20 @@ impl State {
     /// offered one (R-SHRINE-1), else play resumes.
     pub(crate) fn settle(&mut self, resume: Resume) {
         let seat = self.current as usize;
-        let mut found = [ConsolidatedSet::default(); MAX_SETS];
-        let (n, vp) = self.players[seat].realm.consolidate(self.rules.dragon_set_bonus, &mut found);
-        self.players[seat].vp += vp as u16;
-        for set in found.into_iter().take(n) {
-            self.push_set(set);
+        // Consolidate straight into this turn's list (the hot path of every turn).
+        // A Realm is settled after every turn: only placed tiles or a Spirit can
+        // have made a set (a Discard or a Summon alone cannot).
+        if self.placed > 0 || self.tc.used != 0 {
+            let first = self.n_sets as usize;
+            let (n, vp) = self.players[seat].realm.consolidate(self.rules.dragon_set_bonus, &mut self.sets[first..]);
+            self.players[seat].vp += vp as u16;
+            self.n_sets += n as u8;
         }
         self.tc.resume = resume;
         if self.n_sets > self.sets_done && (self.shrine_cells() != 0 || self.any_activation(Window::Shrines)) {
             self.phase = Phase::Shrine;
+        } else if self.n_sets == 0 && resume == Resume::End {
+            self.end_turn(); // nothing Consolidated this turn: nothing to close
         } else {
             self.leave_shrines();
         }
