@@ -878,6 +878,26 @@ def test_change_completes_a_set_as_the_new_type(dc):
     assert g.current_player == 1  # a Faction set: one Shrine
 
 
+def test_change_must_complete_a_set_not_join_one(dc):
+    """R-SPIRIT-2 Change ("so that it completes a set"; FAQ: "only if, by doing so, you
+    are able to Consolidate a set"): a Wind beside 4 Merchants that are a set already
+    cannot be changed into a fifth Merchant. Paying with a Shrine leaves the set whole,
+    so that payment is not offered; paying with the far Merchant leaves 3, which the
+    Wind then completes (R-SPIRIT-1: judged after paying). Declined, the 4 Merchants
+    are Consolidated as usual and the Wind stays face up."""
+    b = Builder(dc, ["Wi1", "Me1", "Me2", "Me3", "Me4"], spirits=["change"])
+    for cell in [(0, 0), (1, 1), (1, 2), (1, 3)]:
+        b.single(cell)
+    g = b.g
+    b.place_single((1, 0))
+    assert g.phase.name == "SPIRITS" and spirit_texts(g) == ["spirit change 1,3"]
+    assert_illegal(dc, g, "spirit change shrine")
+    g.apply("done")
+    assert g.phase.name == "SHRINE" and g.vp_tokens(0) == 2
+    assert all(g.realm(0).top((1, c)) == DOWN for c in range(4))
+    assert g.realm(0).top((0, 0)) == up(dc, "Wi1")
+
+
 def test_change_into_dragons_gets_the_dragon_bonus_and_two_shrines(dc):
     """R-SPIRIT-2 Change, R-CONS-3, R-SHRINE-1: a Season changed into a Dragon makes a
     Dragon set: 2 + 1 VP and up to 2 Shrines."""

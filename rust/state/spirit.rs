@@ -240,6 +240,16 @@ impl State {
             return None;
         }
         let g = flood(1 << cell, realm.of_type(target) | 1 << cell);
+        // It must complete the set: no group of that type it touches is a set
+        // already ("only if, by doing so, you are able to Consolidate a set").
+        let mut touching = g & !(1 << cell);
+        while touching != 0 {
+            let part = flood(touching & touching.wrapping_neg(), touching);
+            if part.count_ones() >= 4 {
+                return None;
+            }
+            touching &= !part;
+        }
         match g.count_ones() {
             n if n >= 4 => Some((g, false)),
             3 if self.spirits & (1 << CUNNING) != 0

@@ -12,7 +12,7 @@ from typing import Any
 from .actions import DRAGONS, SPIRITS
 from .castle import Castle, Space
 from .phase import Phase
-from .realm import CELLS, Cell, Realm
+from .realm import CELLS, Cell, Realm, neighbours
 from .rng import CARDS, SplitMix64
 from .tiles import Tile, TileType
 
@@ -229,7 +229,8 @@ def change_options(realm: Realm, pool: int, with_cunning: bool) -> list[tuple[Ce
     type whose group through it has 4 or more tiles (3 with Cunning available
     and a payment for it outside the group). Not to prevent a set: the tile must
     not belong to a group of 4 or more of its own type."""
-    own_groups = {cell: group for _, group in realm.groups() for cell in group}
+    groups = realm.groups()
+    own_groups = {cell: group for _, group in groups for cell in group}
     options = []
     for cell in sorted(realm.face_up):
         tile = realm.face_up[cell]
@@ -237,6 +238,12 @@ def change_options(realm: Realm, pool: int, with_cunning: bool) -> list[tuple[Ce
             continue
         for kind in TileType:
             if kind is tile.type:
+                continue
+            # It must complete the set: no group of that type it touches is a
+            # set already (the FAQ: "only if, by doing so, you are able to
+            # Consolidate a set").
+            touching = [g for t, g in groups if t is kind and any(n in g for n in neighbours(cell))]
+            if any(len(g) >= 4 for g in touching):
                 continue
             group = realm.changed_group(cell, kind)
             if len(group) >= 4 or (len(group) == 3 and with_cunning and cunning_payable(realm, pool, group)):
