@@ -72,19 +72,6 @@ impl Cards {
         }
         Ok(if count == 0 { Cards::None } else { Cards::Draw(count as usize) })
     }
-
-    /// Parse the command line's form: a count (`2`) or comma-separated names.
-    pub fn parse(text: &str, table: &[&str], what: &str) -> Result<Cards, Error> {
-        let t = text.trim();
-        if t.is_empty() {
-            return Ok(Cards::None);
-        }
-        if let Ok(n) = t.parse::<i64>() {
-            return Cards::draw(n, what);
-        }
-        let names: Vec<&str> = t.split(',').collect();
-        Cards::named(&names, table, what)
-    }
 }
 
 /// The cards in play for `seed` (R-SETUP-3, `docs/seeding.md`): one generator

@@ -107,8 +107,9 @@ impl Phase {
             Phase::Cunning => "CUNNING",
         }
     }
-    pub fn index(self) -> usize {
-        Phase::ALL.iter().position(|&p| p == self).unwrap_or(0)
+    /// Position in [`Phase::ALL`] (the declaration order).
+    pub const fn index(self) -> usize {
+        self as usize
     }
     pub fn parse(name: &str) -> Option<Phase> {
         Phase::ALL.into_iter().find(|p| p.name() == name)

@@ -109,18 +109,23 @@ impl State {
     /// Push the legal activations of the current window, in id order.
     pub(crate) fn legal_activations(&self, out: &mut ActionList) {
         let Some(w) = self.open_window() else { return };
-        let cards = self.spirits & w.cards() & !self.tc.used;
-        if cards == 0 {
-            return;
-        }
-        for card in 0..10u8 {
-            if cards & (1 << card) != 0 {
-                self.push_payments(card, w, out);
-            }
+        for card in self.cards_open(w) {
+            self.payments(card, w, |pay| {
+                out.push(Action::Spirit { card, pay });
+                true
+            });
         }
     }
 
-    fn push_payments(&self, card: u8, w: Window, out: &mut ActionList) {
+    /// Cards in play, not used this turn, whose window is `w`, in card order.
+    fn cards_open(&self, w: Window) -> impl Iterator<Item = u8> {
+        let cards = self.spirits & w.cards() & !self.tc.used;
+        (0..10u8).filter(move |c| cards & (1 << c) != 0)
+    }
+
+    /// Feed `f` the payments for `card` after which its effect can apply (cells
+    /// in id order, then the Shrine Pool), while `f` returns true.
+    fn payments(&self, card: u8, w: Window, mut f: impl FnMut(Option<u8>) -> bool) {
         let p = &self.players[self.current as usize];
         let mut up = p.realm.face_up();
         while up != 0 {
@@ -128,28 +133,25 @@ impl State {
             up &= up - 1;
             let mut realm = p.realm;
             realm.discard_top(c as usize);
-            if self.effect_possible(card, w, &realm, p.shrine_pool) {
-                out.push(Action::Spirit { card, pay: Some(c) });
+            if self.effect_possible(card, w, &realm, p.shrine_pool) && !f(Some(c)) {
+                return;
             }
         }
         if p.shrine_pool > 0 && self.effect_possible(card, w, &p.realm, p.shrine_pool - 1) {
-            out.push(Action::Spirit { card, pay: None });
+            f(None);
         }
     }
 
-    /// Whether some activation of the window is legal now.
+    /// Whether some activation of the window is legal now (stops at the first).
     pub(crate) fn any_activation(&self, w: Window) -> bool {
-        let cards = self.spirits & w.cards() & !self.tc.used;
-        if cards == 0 {
-            return false;
-        }
-        let mut list = ActionList::default();
-        for card in 0..10u8 {
-            if cards & (1 << card) != 0 {
-                self.push_payments(card, w, &mut list);
-                if !list.is_empty() {
-                    return true;
-                }
+        let mut any = false;
+        for card in self.cards_open(w) {
+            self.payments(card, w, |_| {
+                any = true;
+                false
+            });
+            if any {
+                return true;
             }
         }
         false
@@ -161,8 +163,8 @@ impl State {
         let room = realm.placeable().count_ones() >= 2;
         match card {
             BEAUTY => beauty_groups(realm) != 0,
-            ELEGANCE if w == Window::Start => self.elegance_first_picks() != 0,
-            ELEGANCE => room && self.any_second_pick(|s| self.castle.top_is(s, self.held[0]) && self.elegance_only(s)),
+            ELEGANCE if w == Window::Start => self.has_elegance_first_pick(),
+            ELEGANCE => room && self.castle.spaces().any(|s| self.castle.top_is(s, self.held[0]) && self.elegance_only(s)),
             WIND => realm.face_up() != 0 || movable_shrines(realm) != 0,
             DECEPTION => room && self.deception_candidates().iter().any(|s| s.is_some()),
             STRENGTH => strength_sources(realm, None) != 0,
@@ -175,15 +177,11 @@ impl State {
             }
             DEEP => {
                 let ty = self.held[0].tile_type();
-                room && self.any_second_pick(|s| self.castle.top(s).map(|t| t.tile_type()) == Some(ty) && self.pickable(s))
+                room && self.castle.spaces().any(|s| self.castle.top(s).map(|t| t.tile_type()) == Some(ty) && self.pickable(s))
             }
             CUNNING => cunning_groups(realm) != 0,
             _ => false,
         }
-    }
-
-    fn any_second_pick(&self, f: impl Fn(usize) -> bool) -> bool {
-        self.castle.spaces().any(f)
     }
 
     /// A tile a pick may take: Available, or with Elegance a free short side.
@@ -198,10 +196,10 @@ impl State {
         !self.castle.is_available(s) && self.castle.has_free_short_side(s)
     }
 
-    /// Top-floor spaces an Elegance first pick may take (as a count).
-    fn elegance_first_picks(&self) -> usize {
+    /// Whether an Elegance first pick exists: a top-floor tile only Elegance allows.
+    fn has_elegance_first_pick(&self) -> bool {
         let top = self.castle.top_floor();
-        self.castle.spaces().filter(|&s| top > 0 && self.castle.height(s) == top && self.elegance_only(s)).count()
+        top > 0 && self.castle.spaces().any(|s| self.castle.height(s) == top && self.elegance_only(s))
     }
 
     /// Deception's candidates in id order: the north, west, own (the revealed
@@ -242,13 +240,8 @@ impl State {
         let g = flood(1 << cell, realm.of_type(target) | 1 << cell);
         // It must complete the set: no group of that type it touches is a set
         // already ("only if, by doing so, you are able to Consolidate a set").
-        let mut touching = g & !(1 << cell);
-        while touching != 0 {
-            let part = flood(touching & touching.wrapping_neg(), touching);
-            if part.count_ones() >= 4 {
-                return None;
-            }
-            touching &= !part;
+        if groups_of(g & !(1 << cell), 4..=16) != 0 {
+            return None;
         }
         match g.count_ones() {
             n if n >= 4 => Some((g, false)),
@@ -563,19 +556,18 @@ impl State {
     }
 }
 
+/// The cells of `from` that have a cell of `to` other than themselves to go to.
+fn with_another(from: u16, to: u16) -> u16 {
+    match to.count_ones() {
+        0 => 0,
+        1 => from & !to,
+        _ => from,
+    }
+}
+
 /// Wind: built Shrines that have another face-down top without a Shrine to go to.
 fn movable_shrines(realm: &Realm) -> u16 {
-    let spots = shrine_spots(realm);
-    let mut out = 0u16;
-    let mut s = realm.shrines();
-    while s != 0 {
-        let c = s.trailing_zeros();
-        if spots & !(1 << c) != 0 {
-            out |= 1 << c;
-        }
-        s &= s - 1;
-    }
-    out
+    with_another(realm.shrines(), shrine_spots(realm))
 }
 
 /// Face-down tops without a Shrine.
@@ -586,20 +578,11 @@ fn shrine_spots(realm: &Realm) -> u16 {
 /// Strength: stacks without a Shrine (not the tile just moved) with another
 /// placeable cell to go to.
 fn strength_sources(realm: &Realm, last: Option<u8>) -> u16 {
-    let free = realm.placeable();
-    let mut out = 0u16;
-    let mut m = realm.occupied() & !realm.shrines();
+    let mut from = realm.occupied() & !realm.shrines();
     if let Some(l) = last {
-        m &= !(1 << l);
+        from &= !(1 << l);
     }
-    while m != 0 {
-        let c = m.trailing_zeros();
-        if free & !(1 << c) != 0 {
-            out |= 1 << c;
-        }
-        m &= m - 1;
-    }
-    out
+    with_another(from, realm.placeable())
 }
 
 /// Lowest cells of the groups in `of` (each group once) of size in `sizes`.
