@@ -3,26 +3,34 @@
 //! Stacks live in one flat array in dealing order (stacks row-major, each bottom
 //! to top), so a stack is a slice `tiles[start .. start + height]` and taking the
 //! top tile is `height -= 1`. Nothing moves and nothing allocates.
+//!
+//! Two derived structures serve legal-move generation, which is most of a
+//! random game's work (`docs/design.md`): the top floor as a [`Grid`], so its
+//! Available tiles are a few shifts, and each symbol's four slots in the deal,
+//! so the copies identical to a first pick are four look-ups, not a grid scan.
+//! [`Castle::validate`] recomputes both.
 
+use crate::grid::Grid;
 use crate::layout::{Layout, MAX_COLS, MAX_ROWS, SPACES};
 use crate::tile::Tile;
 
 /// Tallest stack a layout can describe (one digit).
 pub const MAX_FLOOR: usize = 9;
-const NO_TILE: u8 = u8::MAX;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Castle {
     height: [u8; SPACES],
     start: [u8; SPACES],
     tiles: [Tile; Tile::TOTAL],
-    /// Index of each stack's top tile, `NO_TILE` when empty: derived from the
-    /// stacks, kept because legal-move generation reads tops in its inner loop
-    /// (callgrind: the lookup through `start` and `height` was the hot spot).
-    top: [u8; SPACES],
-    /// `on_floor[f]`: stacks of height >= f, i.e. tiles on floor `f` (index 0 unused).
-    /// Kept so that the top floor is found without scanning the grid.
-    on_floor: [u8; MAX_FLOOR + 1],
+    /// Space of each slot of `tiles`: fixed by the layout.
+    space_of: [u8; Tile::TOTAL],
+    /// The four slots of each symbol, ascending: since slots are in space
+    /// order, so are the spaces they name. Fixed by the deal (and re-derived
+    /// when covered tiles are re-dealt).
+    copies: [[u8; Tile::COPIES]; Tile::SYMBOLS],
+    /// Spaces whose stack is as high as the highest (R-AVAIL-2).
+    top_spaces: Grid,
+    top_floor: u8,
     rows: u8,
     cols: u8,
     remaining: u8,
@@ -34,46 +42,43 @@ impl Castle {
     pub fn new(layout: &Layout, deal: &[Tile; Tile::TOTAL]) -> Castle {
         let mut c = Castle {
             height: *layout.heights(),
-            start: [0; SPACES],
+            start: *layout.starts(),
             tiles: *deal,
-            top: [NO_TILE; SPACES],
-            on_floor: [0; MAX_FLOOR + 1],
+            space_of: *layout.space_of_slots(),
+            copies: [[0; Tile::COPIES]; Tile::SYMBOLS],
+            top_spaces: Grid::EMPTY,
+            top_floor: 0,
             rows: layout.rows() as u8,
             cols: layout.cols() as u8,
             remaining: Tile::TOTAL as u8,
         };
-        let mut next = 0u8;
-        for s in 0..SPACES {
-            c.start[s] = next;
-            next += c.height[s];
-        }
-        c.on_floor = c.count_floors();
-        c.refresh_tops();
+        c.copies = c.computed_copies();
+        (c.top_floor, c.top_spaces) = c.computed_top();
         c
     }
 
-    fn computed_top(&self, space: usize) -> u8 {
-        match self.height[space] {
-            0 => NO_TILE,
-            h => self.tiles[(self.start[space] + h - 1) as usize].index(),
+    fn computed_copies(&self) -> [[u8; Tile::COPIES]; Tile::SYMBOLS] {
+        let mut copies = [[0u8; Tile::COPIES]; Tile::SYMBOLS];
+        let mut seen = [0usize; Tile::SYMBOLS];
+        for (slot, t) in self.tiles.iter().enumerate() {
+            let i = t.index() as usize;
+            // A deal holds each symbol exactly 4 times (checked at set-up).
+            copies[i][seen[i] & 3] = slot as u8;
+            seen[i] += 1;
         }
+        copies
     }
 
-    /// Recompute the cached top tiles (after the covered tiles were re-dealt).
-    pub(crate) fn refresh_tops(&mut self) {
-        for s in 0..SPACES {
-            self.top[s] = self.computed_top(s);
-        }
+    fn computed_top(&self) -> (u8, Grid) {
+        let top = self.height.iter().copied().max().unwrap_or(0);
+        let g = if top > 0 { Grid::where_equal(&self.height, top) } else { Grid::EMPTY };
+        (top, g)
     }
 
-    fn count_floors(&self) -> [u8; MAX_FLOOR + 1] {
-        let mut on = [0u8; MAX_FLOOR + 1];
-        for &h in self.height.iter() {
-            for count in on.iter_mut().take(h as usize + 1).skip(1) {
-                *count += 1;
-            }
-        }
-        on
+    /// Re-derive what depends on which tile lies where (after covered tiles
+    /// were re-dealt with [`Castle::set_slot`]).
+    pub(crate) fn refresh(&mut self) {
+        self.copies = self.computed_copies();
     }
 
     pub fn rows(&self) -> usize {
@@ -97,15 +102,29 @@ impl Castle {
 
     #[inline]
     pub fn top(&self, space: usize) -> Option<Tile> {
-        Tile::from_index(self.top[space])
+        match self.height[space] {
+            0 => None,
+            h => Some(self.tiles[(self.start[space] + h - 1) as usize]),
+        }
     }
 
-    /// Whether the top tile of `space` is `t` (the inner test of pair completion).
+    /// Whether the top tile of `space` is `t`.
     #[inline]
     pub fn top_is(&self, space: usize, t: Tile) -> bool {
-        self.top[space] == t.index()
+        self.top(space) == Some(t)
     }
 
+    /// The spaces whose top tile is `t`, in space order: each of its four
+    /// slots is on top when its stack ends right above it.
+    #[inline]
+    pub fn tops_of(&self, t: Tile, mut f: impl FnMut(usize)) {
+        for &slot in &self.copies[t.index() as usize] {
+            let s = self.space_of[slot as usize] as usize;
+            if self.start[s] + self.height[s] == slot + 1 {
+                f(s);
+            }
+        }
+    }
 
     /// Height of `space` at the deal (the layout), derived from the stack offsets.
     pub fn original_height(&self, space: usize) -> u8 {
@@ -116,11 +135,19 @@ impl Castle {
     /// R-AVAIL-2: the greatest stack height (0 when the castle is empty).
     #[inline]
     pub fn top_floor(&self) -> u8 {
-        let mut f = MAX_FLOOR;
-        while f > 0 && self.on_floor[f] == 0 {
-            f -= 1;
-        }
-        f as u8
+        self.top_floor
+    }
+
+    /// The stacks on the top floor.
+    #[inline]
+    pub fn top_spaces(&self) -> &Grid {
+        &self.top_spaces
+    }
+
+    /// R-ACT-1: the Available tiles of the top floor, by bitboard.
+    #[inline]
+    pub fn top_floor_available(&self) -> Grid {
+        self.top_spaces.with_free_long_side()
     }
 
     #[inline]
@@ -138,7 +165,6 @@ impl Castle {
         let (w, e) = self.west_east(space);
         h > 0 && (w < h || e < h)
     }
-
 
     /// R-AVAIL-3: a short side (north or south) is free, i.e. that neighbour
     /// stack is lower (Spirit of Elegance).
@@ -174,10 +200,15 @@ impl Castle {
         let h = self.height[space];
         debug_assert!(h > 0);
         let t = self.tiles[(self.start[space] + h - 1) as usize];
-        self.on_floor[h as usize] -= 1;
         self.height[space] = h - 1;
         self.remaining -= 1;
-        self.top[space] = self.computed_top(space);
+        if h == self.top_floor {
+            self.top_spaces.clear(space);
+            if self.top_spaces.is_empty() {
+                // A floor empties a few times a game: a scan is cheap then.
+                (self.top_floor, self.top_spaces) = self.computed_top();
+            }
+        }
         t
     }
 
@@ -198,17 +229,27 @@ impl Castle {
     pub(crate) fn slot(&self, index: usize) -> Tile {
         self.tiles[index]
     }
+    /// Put `t` in slot `index`; call [`Castle::refresh`] after the last one.
     pub(crate) fn set_slot(&mut self, index: usize, t: Tile) {
         self.tiles[index] = t;
     }
 
-    /// Recompute the floor counts and the tile count from the heights.
+    /// Recompute every derived structure from the stacks and compare.
     pub fn validate(&self) -> Result<(), String> {
-        if self.on_floor != self.count_floors() {
-            return Err(format!("floor counts {:?} != recomputed {:?}", self.on_floor, self.count_floors()));
+        if (self.top_floor, self.top_spaces) != self.computed_top() {
+            return Err(format!("top floor {} and its spaces disagree with the heights", self.top_floor));
         }
-        if (0..SPACES).any(|s| self.top[s] != self.computed_top(s)) {
-            return Err("cached top tiles disagree with the stacks".into());
+        if self.copies != self.computed_copies() {
+            return Err("the slots of each symbol disagree with the deal".into());
+        }
+        for s in 0..SPACES {
+            let end = if s + 1 < SPACES { self.start[s + 1] } else { Tile::TOTAL as u8 };
+            if self.start[s] > end || self.height[s] > end - self.start[s] {
+                return Err(format!("stack {s} is higher than it was dealt"));
+            }
+            if (self.start[s]..end).any(|slot| self.space_of[slot as usize] as usize != s) {
+                return Err(format!("the slots of stack {s} do not map back to it"));
+            }
         }
         let n: usize = self.height.iter().map(|&h| h as usize).sum();
         if n != self.remaining as usize {

@@ -203,7 +203,7 @@ impl Game {
             for (i, t) in deal.iter().enumerate() {
                 before.castle.set_slot(i, *t);
             }
-            before.castle.refresh_tops();
+            before.castle.refresh();
         }
         g
     }

@@ -19,6 +19,10 @@ pub struct Layout {
     rows: u8,
     cols: u8,
     heights: [u8; SPACES],
+    /// Where each stack starts in the deal and the stack of each slot of the
+    /// deal, computed once: a castle copies them at every deal.
+    start: [u8; SPACES],
+    space_of: [u8; Tile::TOTAL],
 }
 
 /// The standard layouts are our own (the printed boards are not in the rulebook),
@@ -93,12 +97,20 @@ impl Layout {
             }
             cols = len;
         }
-        let layout = Layout { rows: rows.len() as u8, cols: cols as u8, heights };
-        let total = layout.total_tiles();
+        let total: usize = heights.iter().map(|&h| h as usize).sum();
         if total != Tile::TOTAL {
             return Err(Error::Setup(format!("layout holds {total} tiles; it must hold exactly {}", Tile::TOTAL)));
         }
-        Ok(layout)
+        let (mut start, mut space_of) = ([0u8; SPACES], [0u8; Tile::TOTAL]);
+        let mut next = 0u8;
+        for s in 0..SPACES {
+            start[s] = next;
+            for slot in next..next + heights[s] {
+                space_of[slot as usize] = s as u8;
+            }
+            next += heights[s];
+        }
+        Ok(Layout { rows: rows.len() as u8, cols: cols as u8, heights, start, space_of })
     }
 
     /// `standard-2p`, `standard-3p`, `standard-4p`.
@@ -141,6 +153,14 @@ impl Layout {
     }
     pub fn heights(&self) -> &[u8; SPACES] {
         &self.heights
+    }
+    /// First slot of each stack in a deal (stacks row-major, bottom to top).
+    pub fn starts(&self) -> &[u8; SPACES] {
+        &self.start
+    }
+    /// The stack of each slot of a deal.
+    pub fn space_of_slots(&self) -> &[u8; Tile::TOTAL] {
+        &self.space_of
     }
     pub fn total_tiles(&self) -> usize {
         self.heights.iter().map(|&h| h as usize).sum()

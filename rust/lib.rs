@@ -13,6 +13,7 @@ pub mod cards;
 pub mod castle;
 pub mod error;
 pub mod game;
+pub mod grid;
 pub mod layout;
 pub mod realm;
 pub mod render;

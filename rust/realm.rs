@@ -150,27 +150,41 @@ impl Realm {
     /// tiles of one type. Writes the sets into `out` and returns how many; their VP
     /// (R-CONS-2, R-CONS-3) is the second value.
     pub fn consolidate(&mut self, dragon_bonus: bool, out: &mut [ConsolidatedSet]) -> (usize, u32) {
+        self.consolidate_around(ALL, dragon_bonus, out)
+    }
+
+    /// [`Realm::consolidate`] of the groups that contain a cell of `seeds`:
+    /// the same sets in the same order (by type, then by lowest cell) when
+    /// every other group is smaller than 4.
+    pub fn consolidate_around(&mut self, seeds: u16, dragon_bonus: bool, out: &mut [ConsolidatedSet]) -> (usize, u32) {
         let mut n = 0;
         let mut vp = 0;
         for t in TileType::ALL {
-            let mut left = self.by_type[t.index()];
-            if left.count_ones() < 4 {
+            let all = self.by_type[t.index()];
+            let mut left = all & seeds;
+            if left == 0 || all.count_ones() < 4 {
                 continue;
             }
+            let first = n;
             while left != 0 {
-                let group = flood(left & left.wrapping_neg(), left);
+                let group = flood(left & left.wrapping_neg(), all);
                 left &= !group;
                 let size = group.count_ones();
                 if size < 4 {
                     continue;
                 }
-                // Face-down symbols never count again; forget them so equal
-                // positions compare equal however they were reached.
-                self.turn_down(group);
                 vp += set_vp(size) + u32::from(dragon_bonus && t == TileType::Dragon);
                 assert!(n < out.len(), "more sets in one Consolidation than the proven bound");
                 out[n] = ConsolidatedSet { cells: group, tile_type: t as u8, allowance: if t.is_faction() { 1 } else { 2 } };
                 n += 1;
+            }
+            // Seeds in cell order can reach a group in another order than
+            // its lowest cell; the sets of a type are listed by lowest cell.
+            out[first..n].sort_unstable_by_key(|s| s.cells.trailing_zeros());
+            for set in &out[first..n] {
+                // Face-down symbols never count again; forget them so equal
+                // positions compare equal however they were reached.
+                self.turn_down(set.cells);
             }
         }
         (n, vp)

@@ -86,7 +86,11 @@ impl Setup {
     pub fn state(&self) -> Result<State, Error> {
         self.validate()?;
         let (spirits, dragons) = self.cards();
-        State::with_cards(self.players, &self.layout(), &self.deal(), self.rules, spirits, dragons)
+        let deal = self.deal();
+        Ok(match &self.layout {
+            Some(layout) => State::checked(self.players, layout, &deal, self.rules, spirits, dragons),
+            None => State::checked(self.players, &Layout::for_players(self.players), &deal, self.rules, spirits, dragons),
+        })
     }
 
     /// The same setup dealt from another seed (game `k` of a batch).

@@ -5,7 +5,20 @@
 use _core::action::{Action, ActionList, NUM_ACTIONS};
 use _core::agents::random_action;
 use _core::rng::SplitMix64;
-use _core::{Game, Phase, Rules};
+use _core::{Game, Phase, Rules, State};
+
+/// The random policy's choice, checked against its definition: `buf` gets
+/// the legal list, and the closed-form pick of `random_action` must be
+/// `legal[below(len)]` with the same draws.
+fn random_pick(s: &State, rng: &mut SplitMix64, buf: &mut ActionList) -> Option<Action> {
+    s.legal_actions_into(buf);
+    let mut twin = *rng;
+    let expected = if buf.is_empty() { None } else { Some(buf[twin.below(buf.len() as u64) as usize]) };
+    let a = random_action(s, rng, &mut ActionList::default());
+    assert_eq!(a, expected, "closed-form random pick in {:?}", s.phase());
+    assert_eq!(*rng, twin, "the same draws");
+    a
+}
 
 fn games() -> u64 {
     // Debug builds are slow; CI plays 2,000 games per player count, `DC_GAMES` asks for more.
@@ -20,7 +33,7 @@ fn random_games_keep_every_invariant() {
             let mut g = Game::new(players, seed, None, Rules::default(), None).unwrap();
             let mut rng = SplitMix64::new(seed ^ 0xABCD);
             let mut steps = 0;
-            while let Some(a) = random_action(g.state(), &mut rng, &mut buf) {
+            while let Some(a) = random_pick(g.state(), &mut rng, &mut buf) {
                 let legal: Vec<Action> = buf.to_vec();
                 assert!(legal.len() <= 117, "docs/actions.md proves at most 117 legal actions");
                 assert!(legal.windows(2).all(|w| w[0].id() < w[1].id()), "legal list not sorted");
@@ -113,7 +126,7 @@ fn random_card_games_keep_every_invariant() {
         let mut g = Game::from_setup(&Setup::new(players, seed).with_cards(spirits, dragons)).unwrap();
         let mut rng = SplitMix64::new(seed ^ 0xC4D5);
         let mut steps = 0;
-        while let Some(a) = random_action(g.state(), &mut rng, &mut buf) {
+        while let Some(a) = random_pick(g.state(), &mut rng, &mut buf) {
             longest = longest.max(buf.len());
             assert!(buf.len() <= _core::action::LEGAL_BOUND, "{} legal actions in {:?}", buf.len(), g.state().phase());
             assert!(buf.windows(2).all(|w| w[0].id() < w[1].id()), "legal list not sorted in {:?}", g.state().phase());

@@ -10,12 +10,7 @@ pub use heuristic::Weights;
 /// A uniformly random legal action; `None` when the game is over.
 #[inline]
 pub fn random_action(s: &State, rng: &mut SplitMix64, buf: &mut ActionList) -> Option<Action> {
-    s.legal_actions_into(buf);
-    if buf.is_empty() {
-        None
-    } else {
-        Some(buf[rng.below(buf.len() as u64) as usize])
-    }
+    s.legal_pick(buf, |n| rng.below(n as u64) as usize)
 }
 
 /// Play random legal actions to the end of the game.

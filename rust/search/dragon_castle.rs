@@ -78,10 +78,7 @@ impl SearchGame for State {
             }
             let a = match cfg.rollout {
                 Rollout::Policy { epsilon, weights } if epsilon <= 0.0 || rng.unit() >= epsilon as f64 => policy::choose_without_spirits(self, rng, &weights),
-                _ => {
-                    self.legal_actions_into(&mut buf);
-                    buf.get(rng.pick(buf.len())).copied()
-                }
+                _ => self.legal_pick(&mut buf, |n| rng.pick(n)),
             };
             let Some(a) = a else { break };
             self.apply_unchecked(a);

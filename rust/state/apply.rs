@@ -59,6 +59,7 @@ impl State {
                 if self.placed == 0 {
                     self.first_cell = c;
                 }
+                self.placed_cells |= 1 << c;
                 self.placed += 1;
                 // A tile of a set Consolidated earlier this turn (Strength in
                 // window (a)) is covered and leaves its set.
@@ -108,6 +109,7 @@ impl State {
         self.held_len = 0;
         self.placed = 0;
         self.first_cell = 0;
+        self.placed_cells = 0;
         self.n_sets = 0;
         self.sets_done = 0;
         self.sets = [ConsolidatedSet::default(); MAX_SETS];

@@ -5,6 +5,8 @@ use crate::action::{Action, ActionList};
 use crate::error::Error;
 use crate::layout::MAX_COLS;
 use crate::realm::CELLS;
+use crate::grid::Ranked16;
+use crate::tile::Tile;
 
 impl State {
     pub fn legal_actions(&self) -> ActionList {
@@ -22,6 +24,74 @@ impl State {
     /// policy that never activates a Spirit need not pay to list them).
     pub fn legal_actions_without_spirits_into(&self, out: &mut ActionList) {
         self.legal_into(out, false);
+    }
+
+    /// `legal[draw(legal.len())]` for `legal` the list [`State::legal_actions_into`]
+    /// would make, or `None` once the game is over. The common phases of a game
+    /// without Spirits count their actions in closed form and pick the one
+    /// drawn without listing the others (a random game's decisions are mostly
+    /// these); the rest fill `buf`. `draw(n)` must return an index below `n`.
+    #[inline]
+    pub fn legal_pick(&self, buf: &mut ActionList, draw: impl FnOnce(usize) -> usize) -> Option<Action> {
+        // Without Spirit cards no Spirit flag is ever set and no activation is listed.
+        let plain = self.spirits == 0;
+        match self.phase {
+            Phase::Action if plain => {
+                let takes = self.castle.top_floor_available().ranked();
+                let n = takes.count() as usize + self.can_summon() as usize;
+                if n == 0 {
+                    return None; // never in a running game (`validate`)
+                }
+                let k = draw(n);
+                Some(match takes.nth(k as u32) {
+                    Some(s) => Action::Take(s as u8),
+                    None => Action::Summon,
+                })
+            }
+            Phase::Complete if plain => {
+                let c = &self.castle;
+                let free = self.players[self.current as usize].realm.placeable().count_ones();
+                let (mut pairs, mut n) = ([0u8; Tile::COPIES], 0);
+                if free >= 2 {
+                    c.tops_of(self.held[0], |s| {
+                        if c.is_available(s) {
+                            pairs[n] = s as u8;
+                            n += 1;
+                        }
+                    });
+                }
+                let shrine = self.general_shrines > 0 && free >= 1;
+                let k = draw(n + shrine as usize + 1);
+                Some(if k < n {
+                    Action::Take(pairs[k])
+                } else if shrine && k == n {
+                    Action::TakeShrine
+                } else {
+                    Action::Discard
+                })
+            }
+            Phase::Place => {
+                let cells = Ranked16::new(self.placement_cells());
+                if cells.count() == 0 {
+                    return None;
+                }
+                let k = draw(cells.count() as usize);
+                Some(Action::Place(cells.select(k as u32) as u8))
+            }
+            Phase::Shrine if plain => {
+                let cells = Ranked16::new(self.shrine_cells());
+                let k = draw(cells.count() as usize + 1) as u32;
+                Some(if k < cells.count() { Action::Shrine(cells.select(k) as u8) } else { Action::Done })
+            }
+            Phase::GameOver => None,
+            _ => {
+                self.legal_into(buf, true);
+                if buf.is_empty() {
+                    return None;
+                }
+                buf.get(draw(buf.len())).copied()
+            }
+        }
     }
 
     fn legal_into(&self, out: &mut ActionList, spirits: bool) {
@@ -55,26 +125,21 @@ impl State {
     /// R-ACT-1..3 first pick: an Available tile on the top floor; R-ACT-5 Summon;
     /// window (a) Spirits. A pending Elegance pick is the only choice.
     fn legal_first_picks(&self, out: &mut ActionList, spirits: bool) {
-        let top = self.castle.top_floor();
         let c = &self.castle;
         if self.tc.must_elegance {
-            c.for_each_space(|s| {
-                if top > 0 && c.height(s) == top && self.elegance_only(s) {
+            c.top_spaces().for_each(|s| {
+                if self.elegance_only(s) {
                     out.push(Action::Take(s as u8));
                 }
             });
             return;
         }
-        if top > 0 && !self.tc.elegance {
-            // The base game's loop, kept apart: it is the hottest of the core.
-            c.for_each_space(|s| {
-                if c.height(s) == top && c.is_available(s) {
-                    out.push(Action::Take(s as u8));
-                }
-            });
-        } else if top > 0 {
-            c.for_each_space(|s| {
-                if c.height(s) == top && self.pickable(s) {
+        if !self.tc.elegance {
+            // The base game's case, the hottest of the core: a few shifts.
+            c.top_floor_available().for_each(|s| out.push(Action::Take(s as u8)));
+        } else {
+            c.top_spaces().for_each(|s| {
+                if self.pickable(s) {
                     out.push(Action::Take(s as u8));
                 }
             });
@@ -120,8 +185,8 @@ impl State {
         }
         if self.tc.must_elegance {
             if free >= 2 {
-                c.for_each_space(|s| {
-                    if c.top_is(s, first) && self.elegance_only(s) {
+                c.tops_of(first, |s| {
+                    if self.elegance_only(s) {
                         out.push(Action::Take(s as u8));
                     }
                 });
@@ -129,14 +194,14 @@ impl State {
             return;
         }
         if free >= 2 && !self.tc.elegance {
-            c.for_each_space(|s| {
-                if c.top_is(s, first) && c.is_available(s) {
+            c.tops_of(first, |s| {
+                if c.is_available(s) {
                     out.push(Action::Take(s as u8));
                 }
             });
         } else if free >= 2 {
-            c.for_each_space(|s| {
-                if c.top_is(s, first) && self.pickable(s) {
+            c.tops_of(first, |s| {
+                if self.pickable(s) {
                     out.push(Action::Take(s as u8));
                 }
             });

@@ -138,6 +138,8 @@ pub struct State {
     pub(crate) placed: u8,
     /// Cell of the first placed tile; orders two identical tiles (R-PLACE-3).
     pub(crate) first_cell: u8,
+    /// Cells placed this turn: without a Spirit, any new set contains one.
+    pub(crate) placed_cells: u16,
     pub(crate) sets: [ConsolidatedSet; MAX_SETS],
     pub(crate) n_sets: u8,
     pub(crate) general_shrines: u8,
@@ -189,13 +191,26 @@ impl State {
             return Err(Error::Setup(format!("players must be 1 (solo) to 4; got {players}")));
         }
         check_deal(deal)?;
+        Ok(State::checked(players, layout, deal, rules, spirits, dragons))
+    }
+
+    /// [`State::with_cards`] for arguments already checked ([`crate::Setup::validate`]
+    /// checks everything, and a seeded deal is valid by construction).
+    pub(crate) fn checked(
+        players: usize,
+        layout: &Layout,
+        deal: &[Tile; Tile::TOTAL],
+        rules: Rules,
+        spirits: u16,
+        dragons: u16,
+    ) -> State {
         let solo = players == 1;
         let player = Player { shrine_pool: 1, ..Player::default() }; // R-SETUP-1
         let mut seats = [player; MAX_PLAYERS];
         if solo {
             seats[1].shrine_pool = 0; // the Dragon of Ingenuity has no Realm and no Shrine
         }
-        Ok(State {
+        State {
             castle: Castle::new(layout, deal),
             players: seats,
             n: if solo { 2 } else { players as u8 },
@@ -205,6 +220,7 @@ impl State {
             held_len: 0,
             placed: 0,
             first_cell: 0,
+            placed_cells: 0,
             sets: [ConsolidatedSet::default(); MAX_SETS],
             n_sets: 0,
             general_shrines: SHRINES - players as u8,
@@ -224,7 +240,7 @@ impl State {
             dragons,
             sets_done: 0,
             tc: spirit::TurnCards::default(),
-        })
+        }
     }
 
     /// Players with a Realm and a score (1 in solo).
@@ -364,6 +380,9 @@ impl State {
         };
         if !expect_held {
             return Err(format!("held tiles {:?} do not fit phase {:?}", self.held(), self.phase));
+        }
+        if self.tc.used == 0 && self.placed_cells.count_ones() != self.placed as u32 {
+            return Err("the cells placed this turn disagree with the tiles placed".into());
         }
         if self.sets_done > self.n_sets || self.n_sets as usize > MAX_SETS {
             return Err("consolidated set counts out of range".into());

@@ -109,7 +109,7 @@ impl State {
         for k in 0..n {
             s.castle.set_slot(slots[k] as usize, tiles[k]);
         }
-        s.castle.refresh_tops();
+        s.castle.refresh();
         s
     }
 

@@ -164,7 +164,11 @@ impl State {
         match card {
             BEAUTY => beauty_groups(realm) != 0,
             ELEGANCE if w == Window::Start => self.has_elegance_first_pick(),
-            ELEGANCE => room && self.castle.spaces().any(|s| self.castle.top_is(s, self.held[0]) && self.elegance_only(s)),
+            ELEGANCE => room && {
+                let mut any = false;
+                self.castle.tops_of(self.held[0], |s| any |= self.elegance_only(s));
+                any
+            },
             WIND => realm.face_up() != 0 || movable_shrines(realm) != 0,
             DECEPTION => room && self.deception_candidates().iter().any(|s| s.is_some()),
             STRENGTH => strength_sources(realm, None) != 0,
@@ -198,8 +202,7 @@ impl State {
 
     /// Whether an Elegance first pick exists: a top-floor tile only Elegance allows.
     fn has_elegance_first_pick(&self) -> bool {
-        let top = self.castle.top_floor();
-        top > 0 && self.castle.spaces().any(|s| self.castle.height(s) == top && self.elegance_only(s))
+        self.castle.top_spaces().iter().any(|s| self.elegance_only(s))
     }
 
     /// Deception's candidates in id order: the north, west, own (the revealed
@@ -514,7 +517,15 @@ impl State {
         // have made a set (a Discard or a Summon alone cannot).
         if self.placed > 0 || self.tc.used != 0 {
             let first = self.n_sets as usize;
-            let (n, vp) = self.players[seat].realm.consolidate(self.rules.dragon_set_bonus, &mut self.sets[first..]);
+            let realm = &mut self.players[seat].realm;
+            let bonus = self.rules.dragon_set_bonus;
+            // Without a Spirit only the placed tiles changed the Realm, so a
+            // new set contains one of them: flood from those cells alone.
+            let (n, vp) = if self.tc.used == 0 {
+                realm.consolidate_around(self.placed_cells, bonus, &mut self.sets[first..])
+            } else {
+                realm.consolidate(bonus, &mut self.sets[first..])
+            };
             self.players[seat].vp += vp as u16;
             self.n_sets += n as u8;
         }
