@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::action::ActionList;
 use crate::arena::{play_game, AgentSpec};
-use crate::agents::{greedy_action, random_action};
+use crate::agents::greedy_action;
 use crate::error::Error;
 use crate::rng::SplitMix64;
 use crate::setup::Setup;
@@ -60,9 +60,14 @@ pub fn play_one(setup: &Setup, policy: Policy, stop: &AtomicBool) -> Outcome {
     let mut rng = SplitMix64::stream(game_seed, AGENTS);
     let mut buf = ActionList::default();
     let mut decisions = 0;
+    if policy == Policy::Random {
+        while s.step_pick(&mut buf, |n| rng.below(n as u64) as usize).is_some() {
+            decisions += 1;
+        }
+    }
     loop {
         let a = match policy {
-            Policy::Random => random_action(&s, &mut rng, &mut buf),
+            Policy::Random => None, // played above
             Policy::Greedy => greedy_action(&s, &mut rng),
             Policy::Dragon => s.dragon_action(),
             Policy::Agent(_) => None, // played above

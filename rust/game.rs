@@ -2,6 +2,8 @@
 //! the small `Copy` value the search uses; this adds undo, JSON and
 //! determinization on top.
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 
 use crate::action::Action;
@@ -16,6 +18,44 @@ use crate::tile::Tile;
 pub const JSON_FORMAT: &str = "dragoncastle-game";
 pub const JSON_VERSION: u32 = 2;
 
+/// Player actions per history segment. A segment keeps the state before its
+/// first action, so undo replays fewer than this many actions, and the
+/// history costs about `size_of::<State>() / SEGMENT` bytes per decision.
+const SEGMENT: usize = 32;
+/// Entries a segment holds at most: in solo one player action records up to
+/// 1 + 3 of the Dragon of Ingenuity's.
+const ENTRIES: usize = 64;
+const MAX_PER_ACTION: usize = 4;
+
+/// One recorded action: its id, with [`Entry::DRAGON`] set when the Dragon
+/// of Ingenuity played it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Entry(u16);
+
+impl Entry {
+    const DRAGON: u16 = 1 << 15;
+    fn new(a: Action, by_dragon: bool) -> Entry {
+        Entry(a.id() | if by_dragon { Entry::DRAGON } else { 0 })
+    }
+    fn by_dragon(self) -> bool {
+        self.0 & Entry::DRAGON != 0
+    }
+    fn action(self) -> Action {
+        // Only ids of real actions are ever recorded.
+        Action::from_id((self.0 & !Entry::DRAGON) as i64).unwrap_or(Action::Done)
+    }
+}
+
+/// A full run of history: the state before it and its entries. Segments
+/// are immutable and shared by every copy of a game, so copying a game
+/// costs the same at any point.
+#[derive(Debug)]
+struct Segment {
+    start: State,
+    entries: Box<[Entry]>,
+    parent: Option<Arc<Segment>>,
+}
+
 #[derive(Clone, Debug)]
 pub struct Game {
     players: usize,
@@ -23,12 +63,18 @@ pub struct Game {
     layout: Layout,
     deal: [Tile; Tile::TOTAL],
     state: State,
-    /// Every action applied, in order, with a flag for the Dragon of
-    /// Ingenuity's (solo): the record that JSON replays.
-    actions: Vec<(Action, bool)>,
-    /// Undo stack: before each player's action, the length of `actions` and
-    /// the state. [`Game::clone_without_history`] leaves it behind.
-    undo: Vec<(usize, State)>,
+    /// The state before the first entry of `recent`.
+    base: State,
+    recent: [Entry; ENTRIES],
+    recent_len: u8,
+    /// Player actions among `recent`.
+    recent_moves: u8,
+    /// Older history, newest segment first.
+    past: Option<Arc<Segment>>,
+    /// Player actions applied since the start, and how many of them cannot
+    /// be undone ([`Game::clone_without_history`]).
+    moves: u32,
+    floor: u32,
 }
 
 impl PartialEq for Game {
@@ -99,7 +145,20 @@ impl Game {
         let (spirits, dragons) = setup.cards();
         let state = State::with_cards(setup.players, &layout, &deal, setup.rules, spirits, dragons)?;
         let seed = if setup.deal.is_some() { None } else { Some(setup.seed) };
-        Ok(Game { players: setup.players, seed, layout, deal, state, actions: Vec::new(), undo: Vec::new() })
+        Ok(Game {
+            players: setup.players,
+            seed,
+            layout,
+            deal,
+            state,
+            base: state,
+            recent: [Entry(0); ENTRIES],
+            recent_len: 0,
+            recent_moves: 0,
+            past: None,
+            moves: 0,
+            floor: 0,
+        })
     }
 
     /// Spirit cards in play, by name in card order.
@@ -125,25 +184,41 @@ impl Game {
     }
     /// Every action in order, the Dragon of Ingenuity's included.
     pub fn actions(&self) -> impl Iterator<Item = Action> + '_ {
-        self.actions.iter().map(|e| e.0)
+        self.actions_with_author().map(|e| e.0)
     }
     /// `(action, by_dragon)` for every action in order.
     pub fn actions_with_author(&self) -> impl Iterator<Item = (Action, bool)> + '_ {
-        self.actions.iter().copied()
-    }
-    /// A copy without the undo stack, so that copying costs about the same at
-    /// any point of the game (for search written in Python): it keeps the
-    /// record of actions (JSON and pickle work) but cannot undo past this point.
-    pub fn clone_without_history(&self) -> Game {
-        Game {
-            players: self.players,
-            seed: self.seed,
-            layout: self.layout.clone(),
-            deal: self.deal,
-            state: self.state,
-            actions: self.actions.clone(),
-            undo: Vec::new(),
+        let mut chain = Vec::new();
+        let mut seg = self.past.as_deref();
+        while let Some(s) = seg {
+            chain.push(s);
+            seg = s.parent.as_deref();
         }
+        chain
+            .into_iter()
+            .rev()
+            .flat_map(|s| s.entries.iter())
+            .chain(self.recent[..self.recent_len as usize].iter())
+            .map(|e| (e.action(), e.by_dragon()))
+    }
+    /// A copy that cannot undo past this point (its record of actions stays,
+    /// so JSON and pickle work). Every copy costs the same at any point of
+    /// the game, since copies share their history.
+    pub fn clone_without_history(&self) -> Game {
+        Game { floor: self.moves, ..self.clone() }
+    }
+
+    /// Bytes this game holds: itself and its history (shared segments
+    /// counted in full). At most 4 KB plus 64 bytes per decision.
+    pub fn memory_bytes(&self) -> usize {
+        let mut n = std::mem::size_of::<Game>();
+        let mut seg = self.past.as_deref();
+        while let Some(s) = seg {
+            // The Arc's two counters, the segment, its entries.
+            n += 2 * std::mem::size_of::<usize>() + std::mem::size_of::<Segment>() + std::mem::size_of_val(&*s.entries);
+            seg = s.parent.as_deref();
+        }
+        n
     }
 
     /// A fingerprint of what every player saw when the game began (players,
@@ -161,28 +236,75 @@ impl Game {
     }
 
     pub fn history_len(&self) -> usize {
-        self.actions.len()
+        let mut n = self.recent_len as usize;
+        let mut seg = self.past.as_deref();
+        while let Some(s) = seg {
+            n += s.entries.len();
+            seg = s.parent.as_deref();
+        }
+        n
     }
 
     /// Apply a player's action; in solo the Dragon's turn that follows is played
     /// too and recorded after it.
     pub fn apply(&mut self, a: Action) -> Result<(), Error> {
-        let before = self.state;
-        self.state.apply(a)?;
-        self.undo.push((self.actions.len(), before));
-        self.actions.push((a, false));
-        for &d in self.state.dragon_log() {
-            self.actions.push((d, true));
+        self.state.check_legal(a)?;
+        if self.recent_moves as usize == SEGMENT || self.recent_len as usize + MAX_PER_ACTION > ENTRIES {
+            self.seal();
         }
+        self.state.apply_unchecked(a);
+        self.push(Entry::new(a, false));
+        for i in 0..self.state.dragon_log().len() {
+            self.push(Entry::new(self.state.dragon_log()[i], true));
+        }
+        self.recent_moves += 1;
+        self.moves += 1;
         Ok(())
     }
 
-    /// Revert the last player's action (and the Dragon's turn it caused).
+    fn push(&mut self, e: Entry) {
+        self.recent[self.recent_len as usize] = e;
+        self.recent_len += 1;
+    }
+
+    /// Close the recent entries into a shared segment; the current state
+    /// starts the next one.
+    fn seal(&mut self) {
+        let seg = Segment { start: self.base, entries: self.recent[..self.recent_len as usize].into(), parent: self.past.take() };
+        self.past = Some(Arc::new(seg));
+        self.base = self.state;
+        self.recent_len = 0;
+        self.recent_moves = 0;
+    }
+
+    /// Revert the last player's action (and the Dragon's turn it caused):
+    /// the state is replayed from the start of its segment, so it is
+    /// exactly the state before that action.
     pub fn undo(&mut self) -> Option<Action> {
-        let (len, before) = self.undo.pop()?;
-        let a = self.actions[len].0;
-        self.actions.truncate(len);
-        self.state = before;
+        if self.moves <= self.floor {
+            return None;
+        }
+        if self.recent_moves == 0 {
+            // Reopen the newest segment (a running game has one: moves > 0).
+            let seg = self.past.take()?;
+            self.base = seg.start;
+            self.recent[..seg.entries.len()].copy_from_slice(&seg.entries);
+            self.recent_len = seg.entries.len() as u8;
+            self.recent_moves = seg.entries.iter().filter(|e| !e.by_dragon()).count() as u8;
+            self.past = seg.parent.clone();
+        }
+        let last = self.recent[..self.recent_len as usize].iter().rposition(|e| !e.by_dragon())?;
+        let a = self.recent[last].action();
+        self.recent_len = last as u8;
+        self.recent_moves -= 1;
+        self.moves -= 1;
+        self.state = self.base;
+        for e in &self.recent[..last] {
+            if !e.by_dragon() {
+                // Recorded actions were legal in these very states.
+                self.state.apply_unchecked(e.action());
+            }
+        }
         Some(a)
     }
 
@@ -195,15 +317,28 @@ impl Game {
         for (i, t) in deal.iter_mut().enumerate() {
             *t = det.castle.slot(i);
         }
+        let redeal = |s: &mut State| {
+            for (i, t) in deal.iter().enumerate() {
+                s.castle.set_slot(i, *t);
+            }
+            s.castle.refresh();
+        };
         let mut g = self.clone();
         g.state = det;
         g.deal = deal;
         g.seed = None;
-        for (_, before) in g.undo.iter_mut() {
-            for (i, t) in deal.iter().enumerate() {
-                before.castle.set_slot(i, *t);
-            }
-            before.castle.refresh();
+        redeal(&mut g.base);
+        let mut chain = Vec::new();
+        let mut seg = self.past.as_deref();
+        while let Some(s) = seg {
+            chain.push(s);
+            seg = s.parent.as_deref();
+        }
+        g.past = None;
+        for s in chain.into_iter().rev() {
+            let mut start = s.start;
+            redeal(&mut start);
+            g.past = Some(Arc::new(Segment { start, entries: s.entries.clone(), parent: g.past.take() }));
         }
         g
     }

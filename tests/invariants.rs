@@ -5,7 +5,8 @@
 use _core::action::{Action, ActionList, NUM_ACTIONS};
 use _core::agents::random_action;
 use _core::rng::SplitMix64;
-use _core::{Game, Phase, Rules, State};
+use _core::cards::Cards;
+use _core::{Game, Phase, Rules, Setup, State};
 
 /// The random policy's choice, checked against its definition: `buf` gets
 /// the legal list, and the closed-form pick of `random_action` must be
@@ -43,6 +44,14 @@ fn random_games_keep_every_invariant() {
                     let mut copy = g.clone();
                     assert_eq!(copy.apply(p).is_ok(), legal.contains(&p), "{p} in {:?}", g.state().phase());
                 }
+                if steps % 29 == 0 {
+                    // Every id: the direct legality test agrees with the list.
+                    for id in 0..NUM_ACTIONS as i64 {
+                        if let Ok(p) = Action::from_id(id) {
+                            assert_eq!(g.state().is_legal(p), legal.contains(&p), "{p} in {:?}", g.state().phase());
+                        }
+                    }
+                }
                 let before = *g.state();
                 g.apply(a).unwrap();
                 if players == 1 && !g.state().is_over() {
@@ -60,6 +69,12 @@ fn random_games_keep_every_invariant() {
                 assert!(steps < 2000, "game did not end");
             }
             assert_eq!(g.state().phase(), Phase::GameOver);
+            assert!(
+                g.memory_bytes() <= 4096 + 64 * g.history_len(),
+                "{} bytes for {} decisions",
+                g.memory_bytes(),
+                g.history_len()
+            );
             if seed % 25 == 0 {
                 let j = g.to_json();
                 let back = Game::from_json(&j).unwrap();
@@ -84,6 +99,53 @@ fn a_rejected_action_changes_nothing() {
         }
     }
     assert!(g.apply(Action::Summon).is_err());
+}
+
+/// Undo walks the whole history back through shared segments, state by
+/// state, and copies taken on the way are unaffected by each other.
+#[test]
+fn undo_replays_every_state_exactly() {
+    let mut buf = ActionList::default();
+    for players in 1..=4 {
+        for seed in 0..games() / 50 {
+            // Every other game with two Spirits and two Dragons drawn.
+            let cards = if seed % 2 == 1 { Cards::Draw(2) } else { Cards::None };
+            let setup = Setup::new(players, seed).with_cards(cards.clone(), cards);
+            let mut g = Game::from_setup(&setup).unwrap();
+            let mut rng = SplitMix64::new(seed);
+            let (mut states, mut copies) = (vec![*g.state()], Vec::new());
+            while let Some(a) = random_action(g.state(), &mut rng, &mut buf) {
+                g.apply(a).unwrap();
+                states.push(*g.state());
+                if states.len() % 23 == 0 {
+                    copies.push((states.len(), g.clone(), g.to_json()));
+                }
+            }
+            let record: Vec<_> = g.actions_with_author().collect();
+            let mut k = states.len() - 1;
+            while g.undo().is_some() {
+                k -= 1;
+                assert_eq!(*g.state(), states[k], "players {players} seed {seed}: undo to state {k}");
+            }
+            assert_eq!(k, 0);
+            assert_eq!(g, Game::from_setup(&setup).unwrap());
+            // The copies still hold their own history, and its actions.
+            for (len, mut c, json) in copies {
+                assert_eq!(*c.state(), states[len - 1]);
+                assert_eq!(c.to_json(), json);
+                assert!(c.actions_with_author().eq(record[..c.history_len()].iter().copied()));
+                let mut fresh = c.clone_without_history();
+                assert!(fresh.undo().is_none(), "no undo past a history-less copy");
+                c.undo().unwrap();
+                assert_eq!(*c.state(), states[len - 2]);
+                if let Some(a) = random_action(fresh.state(), &mut rng, &mut buf) {
+                    fresh.apply(a).unwrap();
+                    fresh.undo().unwrap();
+                    assert_eq!(*fresh.state(), states[len - 1]);
+                }
+            }
+        }
+    }
 }
 
 #[test]
@@ -112,8 +174,7 @@ fn determinize_keeps_what_anyone_has_seen() {
 /// follow-up kind is played.
 #[test]
 fn random_card_games_keep_every_invariant() {
-    use _core::cards::Cards;
-    use _core::{ActionKind, Setup};
+    use _core::ActionKind;
     let mut buf = ActionList::default();
     let mut activated = 0u16;
     let mut kinds = std::collections::HashSet::new();

@@ -17,8 +17,7 @@ pub fn random_action(s: &State, rng: &mut SplitMix64, buf: &mut ActionList) -> O
 pub fn random_playout(s: &mut State, rng: &mut SplitMix64) -> u32 {
     let mut buf = ActionList::default();
     let mut steps = 0;
-    while let Some(a) = random_action(s, rng, &mut buf) {
-        s.apply_unchecked(a);
+    while s.step_pick(&mut buf, |n| rng.below(n as u64) as usize).is_some() {
         steps += 1;
     }
     steps

@@ -777,6 +777,11 @@ impl PyGame {
             PyGame { g: self.g.clone_without_history() }
         }
     }
+    /// Bytes held by this game and its history (``sys.getsizeof``): at most
+    /// 4 KB plus 64 bytes per decision, since copies share their history.
+    fn __sizeof__(&self) -> usize {
+        self.g.memory_bytes()
+    }
     fn __copy__(&self) -> Self {
         Clone::clone(self)
     }

@@ -76,12 +76,17 @@ impl SearchGame for State {
                 estimate(self, cfg.reward, out);
                 return;
             }
-            let a = match cfg.rollout {
-                Rollout::Policy { epsilon, weights } if epsilon <= 0.0 || rng.unit() >= epsilon as f64 => policy::choose_without_spirits(self, rng, &weights),
-                _ => self.legal_pick(&mut buf, |n| rng.pick(n)),
-            };
-            let Some(a) = a else { break };
-            self.apply_unchecked(a);
+            match cfg.rollout {
+                Rollout::Policy { epsilon, weights } if epsilon <= 0.0 || rng.unit() >= epsilon as f64 => {
+                    let Some(a) = policy::choose_without_spirits(self, rng, &weights) else { break };
+                    self.apply_unchecked(a);
+                }
+                _ => {
+                    if self.step_pick(&mut buf, |n| rng.pick(n)).is_none() {
+                        break;
+                    }
+                }
+            }
             steps += 1;
         }
         utilities(self, cfg.reward, out);

@@ -1,7 +1,7 @@
 //! Performing decisions. `apply` checks; `apply_unchecked` is what search uses.
 
 use super::{Phase, State, MAX_SETS};
-use crate::action::Action;
+use crate::action::{Action, ActionList};
 use crate::error::Error;
 use crate::realm::ConsolidatedSet;
 
@@ -15,6 +15,23 @@ impl State {
 
     /// Apply an action known to be legal (from [`State::legal_actions`]).
     pub fn apply_unchecked(&mut self, a: Action) {
+        self.apply_inline(a)
+    }
+
+    /// A random policy's whole step: [`State::legal_pick`] and the action
+    /// applied. Both are inlined here so that the compiler sees which kind
+    /// of action each phase picked and jumps straight to its effect (a
+    /// second dispatch on the kind was the costliest misprediction of a
+    /// random game, `docs/design.md`).
+    #[inline]
+    pub fn step_pick(&mut self, buf: &mut ActionList, draw: impl FnOnce(usize) -> usize) -> Option<Action> {
+        let a = self.legal_pick(buf, draw)?;
+        self.apply_inline(a);
+        Some(a)
+    }
+
+    #[inline(always)]
+    fn apply_inline(&mut self, a: Action) {
         self.dragon_log_len = 0;
         let seat = self.current as usize;
         match a {

@@ -3,7 +3,7 @@
 use super::{Phase, State};
 use crate::action::{Action, ActionList};
 use crate::error::Error;
-use crate::layout::MAX_COLS;
+use crate::layout::{MAX_COLS, SPACES};
 use crate::realm::CELLS;
 use crate::grid::Ranked16;
 use crate::tile::Tile;
@@ -31,7 +31,7 @@ impl State {
     /// without Spirits count their actions in closed form and pick the one
     /// drawn without listing the others (a random game's decisions are mostly
     /// these); the rest fill `buf`. `draw(n)` must return an index below `n`.
-    #[inline]
+    #[inline(always)]
     pub fn legal_pick(&self, buf: &mut ActionList, draw: impl FnOnce(usize) -> usize) -> Option<Action> {
         // Without Spirit cards no Spirit flag is ever set and no activation is listed.
         let plain = self.spirits == 0;
@@ -251,8 +251,31 @@ impl State {
         cells & !p.realm.shrines() & p.realm.face_down()
     }
 
+    /// Whether `a` is in [`State::legal_actions`], decided without listing
+    /// them in the phases of a game without Spirits (every Python `apply`
+    /// asks).
     pub fn is_legal(&self, a: Action) -> bool {
-        self.legal_actions().contains(a)
+        let plain = self.spirits == 0;
+        let c = &self.castle;
+        let free = || self.players[self.current as usize].realm.placeable().count_ones();
+        match (self.phase, a) {
+            (Phase::GameOver, _) => false,
+            (Phase::Place, Action::Place(cell)) => (cell as usize) < CELLS && self.placement_cells() >> cell & 1 != 0,
+            (Phase::Place, _) => false,
+            (Phase::Action, Action::Take(s)) if plain => (s as usize) < SPACES && c.top_floor_available().contains(s as usize),
+            (Phase::Action, Action::Summon) if plain => self.can_summon(),
+            (Phase::Action, _) if plain => false,
+            (Phase::Complete, Action::Take(s)) if plain => {
+                (s as usize) < SPACES && c.top_is(s as usize, self.held[0]) && c.is_available(s as usize) && free() >= 2
+            }
+            (Phase::Complete, Action::TakeShrine) if plain => self.general_shrines > 0 && free() >= 1,
+            (Phase::Complete, Action::Discard) if plain => true,
+            (Phase::Complete, _) if plain => false,
+            (Phase::Shrine, Action::Shrine(cell)) if plain => (cell as usize) < CELLS && self.shrine_cells() >> cell & 1 != 0,
+            (Phase::Shrine, Action::Done) if plain => true,
+            (Phase::Shrine, _) if plain => false,
+            _ => self.legal_actions().contains(a),
+        }
     }
 
     /// Why `a` is not legal now, in a player's words.
