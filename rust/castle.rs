@@ -126,6 +126,23 @@ impl Castle {
         }
     }
 
+    /// The Available spaces whose top tile is `t`, in space order, and how
+    /// many: four slots tested without a branch (which copies are on top
+    /// is unpredictable in a random game).
+    /// The spaces come packed in a word, byte `i` the `i`-th: byte stores
+    /// at a variable index read back as one array stalled store forwarding.
+    #[inline]
+    pub fn available_tops_of(&self, t: Tile) -> (u64, usize) {
+        let (mut packed, mut n) = (0u64, 0);
+        for &slot in &self.copies[t.index() as usize] {
+            let s = self.space_of[slot as usize] as usize;
+            // Byte n is overwritten until a copy is kept there.
+            packed = (packed & !(0xFF << (8 * n))) | (s as u64) << (8 * n);
+            n += usize::from((self.start[s] + self.height[s] == slot + 1) & self.is_available(s));
+        }
+        (packed, n)
+    }
+
     /// Height of `space` at the deal (the layout), derived from the stack offsets.
     pub fn original_height(&self, space: usize) -> u8 {
         let end = if space + 1 < SPACES { self.start[space + 1] } else { Tile::TOTAL as u8 };
@@ -150,20 +167,16 @@ impl Castle {
         self.top_spaces.with_free_long_side()
     }
 
-    #[inline]
-    fn west_east(&self, space: usize) -> (u8, u8) {
-        let col = space % MAX_COLS;
-        let w = if col > 0 { self.height[space - 1] } else { 0 };
-        let e = if col + 1 < MAX_COLS { self.height[space + 1] } else { 0 };
-        (w, e)
-    }
-
-    /// R-AVAIL-1: a top tile is Available iff a long side (west or east) is free.
+    /// R-AVAIL-1: a top tile is Available iff a long side (west or east) is
+    /// free. Branch-free (masks instead of tests at the grid's edges): which
+    /// tiles are Available is unpredictable in a random game.
     #[inline]
     pub fn is_available(&self, space: usize) -> bool {
         let h = self.height[space];
-        let (w, e) = self.west_east(space);
-        h > 0 && (w < h || e < h)
+        let col = space % MAX_COLS;
+        let w = self.height[space.saturating_sub(1)] & 0u8.wrapping_sub(u8::from(col > 0));
+        let e = self.height[(space + 1).min(SPACES - 1)] & 0u8.wrapping_sub(u8::from(col + 1 < MAX_COLS));
+        (h > 0) & ((w < h) | (e < h))
     }
 
     /// R-AVAIL-3: a short side (north or south) is free, i.e. that neighbour

@@ -5,8 +5,7 @@ use crate::action::{Action, ActionList};
 use crate::error::Error;
 use crate::layout::{MAX_COLS, SPACES};
 use crate::realm::CELLS;
-use crate::grid::Ranked16;
-use crate::tile::Tile;
+use crate::grid::{count16, Ranked16};
 
 impl State {
     pub fn legal_actions(&self) -> ActionList {
@@ -50,20 +49,15 @@ impl State {
             }
             Phase::Complete if plain => {
                 let c = &self.castle;
-                let free = self.players[self.current as usize].realm.placeable().count_ones();
-                let (mut pairs, mut n) = ([0u8; Tile::COPIES], 0);
-                if free >= 2 {
-                    c.tops_of(self.held[0], |s| {
-                        if c.is_available(s) {
-                            pairs[n] = s as u8;
-                            n += 1;
-                        }
-                    });
+                let free = count16(self.players[self.current as usize].realm.placeable());
+                let (pairs, mut n) = c.available_tops_of(self.held[0]);
+                if free < 2 {
+                    n = 0;
                 }
                 let shrine = self.general_shrines > 0 && free >= 1;
                 let k = draw(n + shrine as usize + 1);
                 Some(if k < n {
-                    Action::Take(pairs[k])
+                    Action::Take((pairs >> (8 * k)) as u8)
                 } else if shrine && k == n {
                     Action::TakeShrine
                 } else {
@@ -257,7 +251,7 @@ impl State {
     pub fn is_legal(&self, a: Action) -> bool {
         let plain = self.spirits == 0;
         let c = &self.castle;
-        let free = || self.players[self.current as usize].realm.placeable().count_ones();
+        let free = || count16(self.players[self.current as usize].realm.placeable());
         match (self.phase, a) {
             (Phase::GameOver, _) => false,
             (Phase::Place, Action::Place(cell)) => (cell as usize) < CELLS && self.placement_cells() >> cell & 1 != 0,
