@@ -141,6 +141,29 @@ def test_undo_returns_to_the_identical_state(dc):
         g.undo()
 
 
+def test_a_game_holds_little_memory_and_copies_share_the_history():
+    """Issue 10: at most 4 KB plus 64 bytes per decision of history, and a
+    copy does not duplicate the history (``sys.getsizeof`` counts a shared
+    segment in full for each game holding it). Rust engine: the reference
+    engine is a plain twin, not optimised."""
+    import sys
+
+    for players in (1, 2, 3, 4):
+        for cards in ({}, {"spirits": 2, "dragons": 2}):
+            g = dc.Game(players=players, seed=players, **cards)
+            opening = sys.getsizeof(g)
+            assert opening <= 4096
+            rng = random.Random(players)
+            copies = []
+            while not g.is_over:
+                g.apply(rng.choice(g.legal_action_ids()))
+                if len(g.history) % 50 == 0:
+                    copies.append((g.clone(), sys.getsizeof(g)))
+            assert sys.getsizeof(g) <= 4096 + 64 * len(g.history), (players, cards, sys.getsizeof(g), len(g.history))
+            for c, size in copies:
+                assert sys.getsizeof(c) == size
+
+
 def test_copies_pickle_and_json_round_trip(dc):
     g = play_random(dc.Game(players=3, seed=5), 5, steps=80)
     for other in (g.clone(), copy.copy(g), copy.deepcopy(g), pickle.loads(pickle.dumps(g)), dc.Game.from_json(g.to_json())):

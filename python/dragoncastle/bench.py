@@ -12,6 +12,7 @@ True
 from __future__ import annotations
 
 import random
+import statistics
 import time
 from dataclasses import dataclass
 from types import ModuleType
@@ -124,6 +125,19 @@ def _clone(when: str, history: bool) -> Callable[[ModuleType], Callable[[], Any]
     return make
 
 
+def _apply_undo(engine: ModuleType) -> Callable[[], Any]:
+    """Apply the first legal action at the end of a game and undo it (the
+    Rust engine replays from the start of a history segment, the reference
+    from the deal)."""
+    g = position(engine, 2, 2, max(_game_length(2, 2) - 3, 0))
+    action = g.legal_actions()[0]
+
+    def run() -> Any:
+        g.apply(action)
+        return g.undo()
+    return run
+
+
 def _mcts(engine: ModuleType) -> Callable[[], Any]:
     """20 iterations of the same search: Rust for the Rust engine, the
     pure-Python twin for the reference engine (random rollouts, mid game)."""
@@ -148,6 +162,7 @@ OPERATIONS = [
     Operation("clone", "clone, opening", _clone("opening", True)),
     Operation("clone", "clone, end game", _clone("end", True)),
     Operation("clone", "clone(history=False), end game", _clone("end", False)),
+    Operation("undo", "apply + undo, end game", _apply_undo),
     Operation("consolidate", "clone + apply: crowded Consolidation", _consolidate),
     Operation("score", "final scoring (4 players)", _scoring),
     Operation("game", "random game, 2 players", _full_game(2)),
@@ -249,15 +264,20 @@ def report(seconds: float = 0.3, games: int = 20_000, out: Callable[[str], Any] 
         figures[op.name] = python / rust
         out(f"{op.name:<40} {_fmt(rust):>10} {_fmt(python):>10} {python / rust:>7.0f}x")
     out("")
+    _core.playouts(games // 4, players=2, seed=0, threads=1)  # warm up: clocks, caches, pages
     for players in (2, 3, 4):
-        start = time.perf_counter()
-        _core.playouts(games, players=players, seed=0, threads=1)
-        per_game = (time.perf_counter() - start) / games
+        per_run = []
+        for _ in range(5):
+            start = time.perf_counter()
+            _core.playouts(games, players=players, seed=0, threads=1)
+            per_run.append(games / (time.perf_counter() - start))
+        best, median = max(per_run), statistics.median(per_run)
         python = measure(next(o for o in OPERATIONS if o.name == f"random game, {players} players").make(reference), seconds)
-        figures[f"games/s {players}p"] = 1 / per_game
-        figures[f"ratio {players}p"] = python / per_game
-        out(f"random games, {players} players: Rust {1 / per_game:>8.0f} games/s per core (no Python per step), "
-            f"reference {1 / python:>6.1f} games/s: {python / per_game:.0f}x")
+        figures[f"games/s {players}p"] = best
+        figures[f"games/s {players}p median"] = median
+        figures[f"ratio {players}p"] = python * best
+        out(f"random games, {players} players: Rust {best:>8.0f} games/s per core (best of 5; median {median:.0f}; "
+            f"no Python per step), reference {1 / python:>6.1f} games/s: {python * best:.0f}x")
     start = time.perf_counter()
     _core.playouts(games, players=2, seed=0, threads=1, spirits=2, dragons=2)
     per_game = (time.perf_counter() - start) / games
@@ -265,10 +285,19 @@ def report(seconds: float = 0.3, games: int = 20_000, out: Callable[[str], Any] 
     figures["games/s 2p cards"] = 1 / per_game
     out(f"random games, 2 players, 2 Spirits + 2 Dragons drawn per game: Rust {1 / per_game:>8.0f} games/s per core, "
         f"reference {1 / python:>6.1f} games/s: {python / per_game:.0f}x")
-    step_rust = stepping_cost(_core)
+    import sys
+
+    fresh = sys.getsizeof(_core.Game(players=2, seed=0))
+    ended = position(_core, 2, 0, 10_000)
+    per = (sys.getsizeof(ended) - fresh) / len(ended.history)
+    figures["memory bytes per decision"] = per
+    out(f"memory of a Rust game (sys.getsizeof): {fresh} bytes at the opening, {per:.0f} more per decision of history")
+    steps = [stepping_cost(_core) for _ in range(5)]
+    step_rust, step_median = min(steps), statistics.median(steps)
     step_ref = stepping_cost(reference, games=20)
     figures["stepping µs"] = step_rust * 1e6
-    out(f"Python-level legal_actions()+apply(): Rust {step_rust * 1e6:.2f} µs, reference {step_ref * 1e6:.1f} µs per pair")
+    out(f"Python-level legal_actions()+apply(): Rust {step_rust * 1e6:.2f} µs (best of 5; median {step_median * 1e6:.2f}), "
+        f"reference {step_ref * 1e6:.1f} µs per pair")
     rates = {}
     for threads in (1, 2):
         start = time.perf_counter()
