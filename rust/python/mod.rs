@@ -765,10 +765,10 @@ impl PyGame {
     fn history<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         PyList::new(py, self.g.actions().map(|a| action_obj(py, a)))
     }
-    /// An independent copy. ``history=False`` drops the undo history, so the
-    /// copy costs about the same at any point of the game (for search written
-    /// in Python); such a copy cannot undo past this point (its record of
-    /// actions stays, so JSON and pickle work).
+    /// An independent copy. Copies share their (immutable) history, so a copy
+    /// costs the same at any point of the game. ``history=False`` gives a
+    /// copy that cannot undo past this point (its record of actions stays, so
+    /// JSON and pickle work).
     #[pyo3(signature = (history = true))]
     fn clone(&self, history: bool) -> Self {
         if history {
