@@ -16,7 +16,7 @@ use crate::setup::Setup;
 use crate::rng::SplitMix64;
 use crate::search::dragon_castle::default_exploration;
 use crate::search::{self, Config, Reward, Rollout, Tree, DEFAULT_ITERATIONS, MAX_THREADS};
-use crate::state::MAX_PLAYERS;
+use crate::state::{State, MAX_PLAYERS};
 
 const AGENT_STREAM: u64 = 0xA6E7;
 
@@ -120,6 +120,21 @@ pub struct ArenaGame {
 /// decision number only.
 fn decision_seed(game_seed: u64, seat: usize, decision: u32) -> u64 {
     SplitMix64::stream(game_seed ^ ((seat as u64) << 56) ^ ((decision as u64) << 32), AGENT_STREAM).next_u64()
+}
+
+/// One decision of `spec` for the seat to move, without tree reuse (for
+/// callers that keep no per-seat memory, such as the vectorized environment).
+pub fn agent_action(spec: AgentSpec, s: &State, rng: &mut SplitMix64, buf: &mut ActionList) -> Option<Action> {
+    match spec {
+        AgentSpec::Random => random_action(s, rng, buf),
+        AgentSpec::Greedy => greedy_action(s, rng),
+        AgentSpec::Dragon => s.dragon_action(),
+        AgentSpec::Mcts { config, exploration, .. } => {
+            let c = exploration.unwrap_or_else(|| default_exploration(s.is_solo(), config.reward));
+            let cfg = Config { seed: rng.next_u64(), exploration: c, ..config };
+            search::search_until(s, &cfg, None, None).0.best
+        }
+    }
 }
 
 /// Play one game: `agents.len()` players (1 is solo against the Dragon of

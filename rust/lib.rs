@@ -21,6 +21,7 @@ pub mod rng;
 pub mod search;
 pub mod setup;
 pub mod solo;
+pub mod vecenv;
 pub mod state;
 pub mod tile;
 

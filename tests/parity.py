@@ -87,6 +87,10 @@ def _compare(players: int, seed: int, tensors_every: int, spirits: int = 0, drag
             return diverged(step, f"observation({seat}) differs in {keys}", {k: oa.get(k) for k in keys}, {k: ob.get(k) for k in keys})
         if step % tensors_every == 0 and not np.array_equal(rust.observation_tensor(seat), python.observation_tensor(seat)):
             return diverged(step, f"observation_tensor({seat})", "", "")
+        if step % tensors_every == 0 and not np.array_equal(rust.compact_observation(seat), python.compact_observation(seat)):
+            ca, cb = rust.compact_observation(seat), python.compact_observation(seat)
+            where = np.flatnonzero(ca != cb)[:10]
+            return diverged(step, f"compact_observation({seat}) at {where.tolist()}", ca[where].tolist(), cb[where].tolist())
         if step % tensors_every == 1:
             # The re-deal of the covered tiles (public information and the seed only).
             dseed = seed * 7919 + step

@@ -13,6 +13,7 @@ __all__ = [
     "NUM_ACTIONS",
     "OBSERVATION_SHAPE",
     "OBSERVATION_VERSION",
+    "COMPACT_OBSERVATION_SIZE",
     "SPIRITS",
     "Action",
     "ActionKind",
@@ -20,6 +21,7 @@ __all__ = [
     "IllegalActionError",
     "Layout",
     "MCTS",
+    "VecEnv",
     "Phase",
     "Realm",
     "Rules",
@@ -39,6 +41,7 @@ NUM_ACTIONS: int
 MAX_LEGAL_ACTIONS: int
 OBSERVATION_SHAPE: tuple[int, int, int]
 OBSERVATION_VERSION: int
+COMPACT_OBSERVATION_SIZE: int
 SPIRITS: list[str]
 DRAGONS: list[str]
 
@@ -283,8 +286,9 @@ class Game:
     @staticmethod
     def from_json(s: str) -> Game: ...
     def _repr_svg_(self) -> str: ...
-    def observation(self, player: int) -> dict[str, Any]: ...
-    def observation_tensor(self, player: int, version: int = ...) -> npt.NDArray[np.float32]: ...  # version 2
+    def observation(self, player: Optional[int] = None) -> dict[str, Any]: ...
+    def observation_tensor(self, player: Optional[int] = None, version: int = ...) -> npt.NDArray[np.float32]: ...  # version 2
+    def compact_observation(self, player: Optional[int] = None) -> npt.NDArray[np.uint8]: ...
     def determinize(self, seed: int) -> Game: ...
     def validate(self) -> None: ...
 
@@ -304,6 +308,38 @@ def playouts(
     spirits: Union[None, int, Sequence[str]] = None,
     dragons: Union[None, int, Sequence[str]] = None,
 ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.bool_], npt.NDArray[np.int32]]: ...
+
+_Arrays: TypeAlias = tuple[Any, npt.NDArray[np.bool_], npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.int64]]
+
+@final
+class VecEnv:
+    def __new__(
+        cls,
+        n: int,
+        players: int = 2,
+        seed: int = 0,
+        *,
+        threads: int = 1,
+        opponent: Optional[str] = None,
+        learner: Optional[int] = None,
+        reward: str = "win",
+        observation: str = "compact",
+        spirits: Union[None, int, Sequence[str]] = None,
+        dragons: Union[None, int, Sequence[str]] = None,
+        layout: Optional[str] = None,
+        rules: Optional[Rules] = None,
+    ) -> VecEnv: ...
+    def reset(self) -> _Arrays: ...
+    def step(self, actions: Any) -> _Arrays: ...
+    def sample(self) -> npt.NDArray[np.int64]: ...
+    def __len__(self) -> int: ...
+    @property
+    def num_envs(self) -> int: ...
+    @property
+    def players(self) -> int: ...
+    @property
+    def observation_shape(self) -> list[int]: ...
+    def state_text(self, i: int) -> str: ...
 
 @final
 class MCTS:

@@ -16,12 +16,13 @@ use crate::realm::{Realm as CoreRealm, SIDE};
 use crate::rng::SplitMix64;
 use crate::cards::{Cards, DRAGONS};
 use crate::setup::Setup;
-use crate::state::observe::{observation_shape, OBSERVATION_SHAPE, OBSERVATION_SIZE, OBSERVATION_VERSION};
+use crate::state::observe::{observation_shape, COMPACT_OBSERVATION_SIZE, OBSERVATION_SHAPE, OBSERVATION_SIZE, OBSERVATION_VERSION};
 use crate::state::{Phase as CorePhase, Rules as CoreRules};
 use crate::tile::{Tile as CoreTile, TileType as CoreType};
 use crate::{agents, render, Game as CoreGame};
 
 mod search;
+mod vecenv;
 
 create_exception!(
     _core,
@@ -591,6 +592,18 @@ pub(crate) fn cards_arg(what: &str, v: Option<&Bound<'_, PyAny>>) -> PyResult<Ca
 }
 
 impl PyGame {
+    /// The observing seat: `player`, or by default the seat to move (seat 0
+    /// if that seat has no Realm, the solo Dragon's).
+    fn observer(&self, player: Option<i64>) -> PyResult<usize> {
+        match player {
+            Some(p) => self.seat(p),
+            None => {
+                let s = self.g.state();
+                Ok(if s.current_player() < s.players() { s.current_player() } else { 0 })
+            }
+        }
+    }
+
     fn seat(&self, player: i64) -> PyResult<usize> {
         let n = self.g.state().players() as i64;
         if (0..n).contains(&player) {
@@ -921,21 +934,35 @@ impl PyGame {
 
     // ---- hidden information
 
-    /// What ``player`` may know, as plain Python data (no covered castle tile).
-    fn observation<'py>(&self, py: Python<'py>, player: i64) -> PyResult<Bound<'py, PyAny>> {
-        json_to_py(py, &self.g.state().observation(self.seat(player)?))
+    /// What ``player`` (default: the player to move) may know, as plain
+    /// Python data (no covered castle tile).
+    #[pyo3(signature = (player = None))]
+    fn observation<'py>(&self, py: Python<'py>, player: Option<i64>) -> PyResult<Bound<'py, PyAny>> {
+        json_to_py(py, &self.g.state().observation(self.observer(player)?))
     }
     /// Float32 planes of shape ``observation_shape(version)``
     /// (docs/observation.md); version 1 is the first 247 planes of version 2.
-    #[pyo3(signature = (player, version = OBSERVATION_VERSION))]
-    fn observation_tensor<'py>(&self, py: Python<'py>, player: i64, version: u32) -> PyResult<Bound<'py, PyAny>> {
-        let seat = self.seat(player)?;
+    /// ``player`` defaults to the player to move.
+    #[pyo3(signature = (player = None, version = OBSERVATION_VERSION))]
+    fn observation_tensor<'py>(&self, py: Python<'py>, player: Option<i64>, version: u32) -> PyResult<Bound<'py, PyAny>> {
+        let seat = self.observer(player)?;
         let shape = observation_shape(version)
             .ok_or_else(|| PyValueError::new_err(format!("observation version {version} does not exist (1 or {OBSERVATION_VERSION})")))?;
         let mut v = vec![0f32; OBSERVATION_SIZE];
         self.g.state().observation_tensor(seat, &mut v);
         v.truncate(shape.iter().product());
         Ok(PyArray1::from_vec(py, v).reshape(shape)?.into_any())
+    }
+    /// The compact observation: ``COMPACT_OBSERVATION_SIZE`` bytes (uint8)
+    /// holding what the tensor's planes hold, as small integers
+    /// (docs/observation.md, "Compact encoding"). ``player`` defaults to the
+    /// player to move.
+    #[pyo3(signature = (player = None))]
+    fn compact_observation<'py>(&self, py: Python<'py>, player: Option<i64>) -> PyResult<Bound<'py, PyArray1<u8>>> {
+        let seat = self.observer(player)?;
+        let mut v = vec![0u8; COMPACT_OBSERVATION_SIZE];
+        self.g.state().compact_observation(seat, &mut v);
+        Ok(PyArray1::from_vec(py, v))
     }
     /// A copy with the covered castle tiles re-dealt at random (``seed``).
     fn determinize(&self, seed: u64) -> Self {
@@ -1082,6 +1109,7 @@ fn solo_rank(score: i64) -> &'static str {
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add_class::<PyGame>()?;
+    m.add_class::<vecenv::PyVecEnv>()?;
     m.add_class::<PyAction>()?;
     m.add_class::<PyActionKind>()?;
     m.add_class::<PyPhase>()?;
@@ -1102,6 +1130,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(dragon_points, m)?)?;
     m.add_function(wrap_pyfunction!(py_observation_shape, m)?)?;
     m.add("OBSERVATION_VERSION", OBSERVATION_VERSION)?;
+    m.add("COMPACT_OBSERVATION_SIZE", COMPACT_OBSERVATION_SIZE)?;
     m.add_function(wrap_pyfunction!(playouts, m)?)?;
     m.add_class::<search::PyMcts>()?;
     m.add_function(wrap_pyfunction!(search::agent_spec, m)?)?;

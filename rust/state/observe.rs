@@ -72,7 +72,128 @@ pub const fn observation_shape(version: u32) -> Option<[usize; 3]> {
     }
 }
 
+/// The compact observation (`docs/observation.md`, "Compact encoding"): the
+/// information of the version-2 planes as small integers, one byte each, in
+/// 1,189 bytes instead of 174 KB. Each field is derived from planes of the
+/// tensor, so the two never disagree (tested in both engines).
+pub mod compact {
+    /// 144 each, by castle space: in the layout, height, Available, on the
+    /// top floor, top tile's symbol + 1 (0: none).
+    pub const CASTLE_SPACE: usize = 0;
+    pub const CASTLE_HEIGHT: usize = 144;
+    pub const CASTLE_AVAILABLE: usize = 288;
+    pub const CASTLE_TOP_FLOOR: usize = 432;
+    pub const CASTLE_TOP: usize = 576;
+    /// Per relative seat (observer first), 80: by Realm cell, height (at
+    /// most 8, as the plane), face-up symbol + 1, face-down top, Shrine,
+    /// Shrine may be built now; 16 each.
+    pub const REALMS: usize = 720;
+    pub const REALM_SIZE: usize = 80;
+    /// Per relative seat, 4: in the game, VP (at most 255), Shrine Pool, Countdown tokens.
+    pub const SEATS: usize = REALMS + 4 * REALM_SIZE; // 1040
+    /// General Shrines, Countdown tokens left, end triggered, phase index.
+    pub const GLOBAL: usize = SEATS + 16; // 1056
+    /// 29 each: tiles in hand, covered tiles, by symbol.
+    pub const HELD: usize = GLOBAL + 4; // 1060
+    pub const HIDDEN: usize = HELD + 29; // 1089
+    /// 10 each: Spirit in play, Spirit used this turn, Dragon in play.
+    pub const SPIRITS_IN_PLAY: usize = HIDDEN + 29; // 1118
+    pub const SPIRITS_USED: usize = SPIRITS_IN_PLAY + 10; // 1128
+    pub const DRAGONS_IN_PLAY: usize = SPIRITS_USED + 10; // 1138
+    /// The 7 turn flags of the planes, as counts (Strength's moves 0..2).
+    pub const TURN_FLAGS: usize = DRAGONS_IN_PLAY + 10; // 1148
+    /// First pick's space + 1 (phase COMPLETE; else 0), lifted cell + 1.
+    pub const FIRST_PICK: usize = TURN_FLAGS + 7; // 1155
+    pub const LIFTED: usize = FIRST_PICK + 1; // 1156
+    /// 16 each, by the mover's Realm cell: this turn's sets, Change's group.
+    pub const TURN_SETS: usize = LIFTED + 1; // 1157
+    pub const CUNNING_GROUP: usize = TURN_SETS + 16; // 1173
+    pub const SIZE: usize = CUNNING_GROUP + 16; // 1189
+}
+pub const COMPACT_OBSERVATION_SIZE: usize = compact::SIZE;
+
 impl State {
+    /// Fill `out` (length [`COMPACT_OBSERVATION_SIZE`]) with the compact
+    /// observation of `seat`: what [`State::observation_tensor`] says, as
+    /// bytes, written directly (a vectorized environment writes one per step).
+    pub fn compact_observation(&self, seat: usize, out: &mut [u8]) {
+        use compact::*;
+        out[..SIZE].fill(0);
+        let c = &self.castle;
+        let top = c.top_floor();
+        for s in 0..SPACES {
+            out[CASTLE_SPACE + s] = u8::from(c.original_height(s) > 0);
+            let h = c.height(s);
+            if h == 0 {
+                continue;
+            }
+            out[CASTLE_HEIGHT + s] = h;
+            out[CASTLE_AVAILABLE + s] = u8::from(c.is_available(s));
+            out[CASTLE_TOP_FLOOR + s] = u8::from(h == top);
+            out[CASTLE_TOP + s] = c.top(s).map_or(0, |t| t.index() + 1);
+        }
+        let n = self.players();
+        let shrine_now = if self.phase == Phase::Shrine { self.shrine_cells() } else { 0 };
+        for rel in 0..n {
+            let abs = (seat + rel) % n;
+            let p = &self.players[abs];
+            let base = REALMS + rel * REALM_SIZE;
+            for cell in 0..CELLS {
+                let h = p.realm.height(cell);
+                if h == 0 {
+                    continue;
+                }
+                out[base + cell] = h.min(8);
+                match p.realm.face_up_tile(cell) {
+                    Some(t) => out[base + 16 + cell] = t.index() + 1,
+                    None => out[base + 32 + cell] = 1,
+                }
+                out[base + 48 + cell] = u8::from(p.realm.has_shrine(cell));
+                out[base + 64 + cell] = u8::from(abs == self.current as usize && shrine_now & (1 << cell) != 0);
+            }
+            let seats = SEATS + rel * 4;
+            out[seats..seats + 4].copy_from_slice(&[1, p.vp.min(255) as u8, p.shrine_pool, p.countdown]);
+        }
+        out[GLOBAL..GLOBAL + 4].copy_from_slice(&[
+            self.general_shrines,
+            self.countdown_left(),
+            u8::from(self.end_triggered),
+            self.phase.index() as u8,
+        ]);
+        for t in self.held() {
+            out[HELD + t.index() as usize] += 1;
+        }
+        out[HIDDEN..HIDDEN + Tile::SYMBOLS].copy_from_slice(&self.hidden_counts());
+        let tc = &self.tc;
+        for k in 0..10 {
+            out[SPIRITS_IN_PLAY + k] = (self.spirits >> k & 1) as u8;
+            out[SPIRITS_USED + k] = (tc.used >> k & 1) as u8;
+            out[DRAGONS_IN_PLAY + k] = (self.dragons >> k & 1) as u8;
+        }
+        out[TURN_FLAGS..TURN_FLAGS + 7].copy_from_slice(&[
+            u8::from(tc.elegance),
+            u8::from(tc.must_elegance),
+            u8::from(tc.second == super::spirit::Second::Deception),
+            u8::from(tc.second == super::spirit::Second::Deep),
+            tc.faith_extra,
+            u8::from(tc.wind_flipped),
+            tc.moves,
+        ]);
+        if self.phase == Phase::Complete {
+            out[FIRST_PICK] = tc.first_space + 1;
+        }
+        out[LIFTED] = match self.phase {
+            Phase::WindTo | Phase::StrengthTo => tc.lifted + 1,
+            Phase::Strength if tc.moves > 0 => tc.last_to + 1,
+            _ => 0,
+        };
+        let turn_sets = self.set_cells();
+        for cell in 0..CELLS {
+            out[TURN_SETS + cell] = (turn_sets >> cell & 1) as u8;
+            out[CUNNING_GROUP + cell] = u8::from(self.phase == Phase::Cunning && tc.pending & (1 << cell) != 0);
+        }
+    }
+
     /// How many covered tiles of each symbol remain (public knowledge).
     pub fn hidden_counts(&self) -> [u8; Tile::SYMBOLS] {
         let mut n = [0u8; Tile::SYMBOLS];

@@ -19,14 +19,14 @@ from .actions import DRAGONS, MAX_LEGAL_ACTIONS, NUM_ACTIONS, SPIRITS, Action, A
 from .dragons import dragon_points
 from .game import Game, Rules
 from .layout import Layout
-from .observe import OBSERVATION_SHAPE, OBSERVATION_VERSION, observation_shape
+from .observe import COMPACT_OBSERVATION_SIZE, OBSERVATION_SHAPE, OBSERVATION_VERSION, observation_shape
 from .phase import Phase
 from .realm import Realm
 from .solo import rank as solo_rank
 from .tiles import Tile, TileType
 
 __all__ = [
-    "DRAGONS", "MAX_LEGAL_ACTIONS", "agents", "NUM_ACTIONS", "OBSERVATION_SHAPE", "OBSERVATION_VERSION", "SPIRITS",
+    "COMPACT_OBSERVATION_SIZE", "DRAGONS", "MAX_LEGAL_ACTIONS", "agents", "NUM_ACTIONS", "OBSERVATION_SHAPE", "OBSERVATION_VERSION", "SPIRITS",
     "Action", "ActionKind", "Game", "IllegalActionError", "Layout", "Phase", "Realm", "Rules", "Tile", "TileType",
     "dragon_points", "observation_shape", "solo_rank",
 ]

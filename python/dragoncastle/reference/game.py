@@ -18,7 +18,7 @@ from .actions import (
 from .castle import Castle
 from . import cards, dragons, solo
 from .layout import Layout
-from .observe import OBSERVATION_VERSION, observation, observation_tensor
+from .observe import OBSERVATION_VERSION, compact_observation, observation, observation_tensor
 from .phase import Phase
 from .realm import CELLS, ConsolidatedSet, Realm, set_vp, shrine_allowance
 from .render import svg, text
@@ -1024,15 +1024,24 @@ class Game:
 
     # ------------------------------------------------------------ hidden information
 
-    def observation(self, player: int) -> dict[str, Any]:
-        return observation(self, self._seat(player))
+    def observation(self, player: int | None = None) -> dict[str, Any]:
+        """What ``player`` (default: the player to move) may know."""
+        return observation(self, self._observer(player))
 
     def observation_tensor(self, player: int | None = None, version: int = OBSERVATION_VERSION):
         """The observation as planes (docs/observation.md, docs/cards.md);
         version 1 is the first 247 planes."""
-        if player is None:  # the player to move
+        return observation_tensor(self, self._observer(player), version)
+
+    def compact_observation(self, player: int | None = None):
+        """The planes' information as ``COMPACT_OBSERVATION_SIZE`` bytes
+        (docs/observation.md, "Compact encoding")."""
+        return compact_observation(self, self._observer(player))
+
+    def _observer(self, player: int | None) -> int:
+        if player is None:  # the player to move (seat 0 while the solo Dragon is)
             player = self.current_player if self.current_player < self.players else 0
-        return observation_tensor(self, self._seat(player), version)
+        return self._seat(player)
 
     def covered_positions(self) -> list[tuple[tuple[int, int], int]]:
         """(space, floor) of every tile below a top tile, in dealing order."""

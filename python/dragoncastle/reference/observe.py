@@ -186,6 +186,52 @@ def _card_planes(game: Any, planes: list[list[float]]) -> None:
             planes[CHANGE_GROUP][r * 12 + c] = 1.0
 
 
+# The compact encoding (docs/observation.md "Compact encoding"): field offsets.
+COMPACT_OBSERVATION_SIZE = 1189
+_C_REALMS, _C_SEATS, _C_GLOBAL, _C_HELD, _C_HIDDEN = 720, 1040, 1056, 1060, 1089
+_C_CARDS, _C_TURN_FLAGS, _C_FIRST_PICK, _C_LIFTED, _C_TURN_SETS, _C_CHANGE_GROUP = 1118, 1148, 1155, 1156, 1157, 1173
+
+
+def compact_observation(game: Any, seat: int):
+    """The compact observation, read off the version-2 planes: each field is
+    a plane (or a one-hot group of planes, as index + 1) turned back into the
+    small integer it was scaled from. The Rust engine writes the same bytes
+    directly."""
+    import numpy as np
+
+    planes = observation_tensor(game, seat).reshape(PLANES, 144).astype(np.float64)
+
+    def count(plane: int, scale: float) -> Any:  # the integer behind k / scale
+        return np.rint(planes[plane] * scale)
+
+    def one_hot(first: int, n: int) -> Any:  # index + 1 of the set plane, 0 if none
+        group = planes[first:first + n]
+        return np.where(group.max(axis=0) > 0, group.argmax(axis=0) + 1, 0)
+
+    corner = [r * 12 + c for r, c in CELLS]  # a Realm sits in the planes' north-west 4 x 4
+    out: list[Any] = [planes[CASTLE_SPACE], count(CASTLE_HEIGHT, 9), planes[CASTLE_AVAILABLE],
+                      planes[CASTLE_TOP_FLOOR], one_hot(CASTLE_TOP, 29)]
+    for rel in range(4):
+        base = REALMS + rel * REALM_PLANES
+        out += [count(base, 8)[corner], one_hot(base + 1, 29)[corner], planes[base + 30][corner],
+                planes[base + 31][corner], planes[base + 32][corner]]
+    for rel in range(4):
+        base = SEATS + rel * SEAT_PLANES
+        out.append([planes[base][0], min(count(base + 1, 50)[0], 255), count(base + 2, 10)[0], count(base + 3, 7)[0]])
+    out.append([count(GLOBAL, 40)[0], count(GLOBAL + 1, 7)[0], planes[GLOBAL + 2][0], one_hot(PHASES, 14)[0] - 1])
+    out.append([count(HELD + k, 2)[0] for k in range(29)])
+    out.append([count(HIDDEN + k, 4)[0] for k in range(29)])
+    out.append(planes[SPIRIT_IN_PLAY:DRAGON_IN_PLAY + 10, 0])
+    out.append([count(plane, 2 if plane == STRENGTH_MOVES else 1)[0] for plane in range(ELEGANCE, STRENGTH_MOVES + 1)])
+    out.append([planes[FIRST_PICK].argmax() + 1 if planes[FIRST_PICK].any() else 0])
+    lifted = planes[LIFTED][corner]
+    out.append([lifted.argmax() + 1 if lifted.any() else 0])
+    out += [planes[TURN_SETS][corner], planes[CHANGE_GROUP][corner]]
+    flat = np.concatenate([np.asarray(x, dtype=np.float64).ravel() for x in out])
+    assert flat.size == COMPACT_OBSERVATION_SIZE
+    return flat.astype(np.uint8)
+
+
 def _layout_spaces(game: Any):
     for r, row in enumerate(game.layout.heights):
         for c, h in enumerate(row):

@@ -1,0 +1,210 @@
+//! `VecEnv`: the binding of `crate::vecenv`. The arrays are allocated once and
+//! written in place at every step with the GIL released.
+
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+
+use super::{cards_arg, to_py_err, PyRules};
+use crate::action::NUM_ACTIONS;
+use crate::arena::AgentSpec;
+use crate::layout::{Layout, MAX_COLS, MAX_ROWS};
+use crate::setup::Setup;
+use crate::state::observe::planes;
+use crate::state::Rules as CoreRules;
+use crate::vecenv::{Observation, ObservationRows, Outputs, RewardKind, VecEnv};
+
+/// ``n`` games stepped together in Rust threads (docs/vecenv.md).
+///
+/// ``reset()`` and ``step(actions)`` return ``(observations, masks, rewards,
+/// terminated, to_move)``: numpy arrays with one row per game, the same array
+/// objects at every call, written in place. A game that ends is dealt again at
+/// once from its slot's next seed (slot ``i``'s ``e``-th game uses seed
+/// ``seed + i + n * e``): its row's ``rewards`` and ``terminated`` describe the
+/// game that ended, its observation and mask the new one. With ``opponent`` (an
+/// agent spec: ``random``, ``greedy``, ``mcts:iterations=...``) every seat but
+/// ``learner`` (default 0) is played inside Rust, so ``to_move`` is always the
+/// learner.
+#[pyclass(module = "dragoncastle._core", name = "VecEnv")]
+pub struct PyVecEnv {
+    env: VecEnv,
+    observations: Option<Py<PyAny>>,
+    masks: Py<PyArray2<bool>>,
+    rewards: Py<PyArray2<f32>>,
+    terminated: Py<PyArray1<bool>>,
+    to_move: Py<PyArray1<i64>>,
+}
+
+#[pymethods]
+impl PyVecEnv {
+    #[new]
+    #[pyo3(signature = (n, players = 2, seed = 0, *, threads = 1, opponent = None, learner = None, reward = "win", observation = "compact", spirits = None, dragons = None, layout = None, rules = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        n: usize,
+        players: usize,
+        seed: u64,
+        threads: usize,
+        opponent: Option<&str>,
+        learner: Option<usize>,
+        reward: &str,
+        observation: &str,
+        spirits: Option<&Bound<'_, PyAny>>,
+        dragons: Option<&Bound<'_, PyAny>>,
+        layout: Option<&str>,
+        rules: Option<PyRules>,
+    ) -> PyResult<Self> {
+        if !(1..=4).contains(&players) {
+            return Err(PyValueError::new_err(format!("players must be 1 (solo) to 4; got {players}")));
+        }
+        if !(1..=64).contains(&threads) {
+            return Err(PyValueError::new_err(format!("threads must be 1 to 64; got {threads}")));
+        }
+        if !(1..=1 << 20).contains(&n) {
+            return Err(PyValueError::new_err(format!("n must be 1 to 2**20 games; got {n}")));
+        }
+        let reward = match reward {
+            "win" => RewardKind::Win,
+            "score" => RewardKind::Score,
+            _ => return Err(PyValueError::new_err(format!("reward must be 'win' or 'score'; got {reward:?}"))),
+        };
+        let observation = match observation {
+            "compact" => Observation::Compact,
+            "tensor" => Observation::Tensor,
+            "none" => Observation::None,
+            _ => return Err(PyValueError::new_err(format!("observation must be 'compact', 'tensor' or 'none'; got {observation:?}"))),
+        };
+        let opponent = opponent.map(AgentSpec::parse).transpose().map_err(to_py_err)?;
+        let learner = match (opponent, learner) {
+            (Some(_), l) => Some(l.unwrap_or(0)),
+            (None, Some(_)) => return Err(PyValueError::new_err("learner is the seat the opponents leave free: give an opponent too")),
+            (None, None) => None,
+        };
+        let layout = match layout {
+            None => None,
+            Some(l) => Some(if l.contains('\n') { Layout::parse(l) } else { Layout::standard(l) }.map_err(to_py_err)?),
+        };
+        let rules = rules.map(CoreRules::from).unwrap_or_default();
+        let setup = Setup { layout, ..Setup::new(players, seed).with_rules(rules).with_cards(cards_arg("Spirit", spirits)?, cards_arg("Dragon", dragons)?) };
+        let env = VecEnv::new(n, setup, threads, learner, opponent, reward, observation).map_err(to_py_err)?;
+        let observations = match observation {
+            Observation::Compact => Some(PyArray2::<u8>::zeros(py, [n, observation.size()], false).into_any().unbind()),
+            Observation::Tensor => {
+                let a = numpy::PyArray::<f32, _>::zeros(py, [n, planes::COUNT, MAX_ROWS, MAX_COLS], false);
+                Some(a.into_any().unbind())
+            }
+            Observation::None => None,
+        };
+        Ok(PyVecEnv {
+            observations,
+            masks: PyArray2::zeros(py, [n, NUM_ACTIONS], false).unbind(),
+            rewards: PyArray2::zeros(py, [n, players], false).unbind(),
+            terminated: PyArray1::zeros(py, n, false).unbind(),
+            to_move: PyArray1::zeros(py, n, false).unbind(),
+            env,
+        })
+    }
+
+    /// Deal every game anew (slot ``i`` from ``seed + i``) and return the arrays.
+    fn reset<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        self.run(py, None)
+    }
+
+    /// Apply ``actions[i]`` (an action id) in game ``i``, let the opponents
+    /// answer, deal ended games again, and return the arrays. An illegal
+    /// action raises ``IllegalActionError`` and changes no game.
+    fn step<'py>(&mut self, py: Python<'py>, actions: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyTuple>> {
+        let ids: Vec<i64> = match actions.extract::<PyReadonlyArray1<'py, i64>>() {
+            Ok(a) => a.as_slice()?.to_vec(),
+            Err(_) => actions
+                .extract::<Vec<i64>>()
+                .map_err(|_| PyValueError::new_err("actions must be a 1-d sequence of action ids (ints), one per game"))?,
+        };
+        self.run(py, Some(ids))
+    }
+
+    /// A uniformly random legal action id per game (int64, -1 where none),
+    /// drawn from the environment's own seeded stream.
+    fn sample<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
+        let mut out = vec![0i64; self.env.len()];
+        self.env.sample(&mut out);
+        PyArray1::from_vec(py, out)
+    }
+
+    fn __len__(&self) -> usize {
+        self.env.len()
+    }
+    /// Games stepped together.
+    #[getter]
+    fn num_envs(&self) -> usize {
+        self.env.len()
+    }
+    /// Seats with a Realm: the width of ``rewards``.
+    #[getter]
+    fn players(&self) -> usize {
+        self.env.players()
+    }
+    /// The shape of one game's observation row.
+    #[getter]
+    fn observation_shape(&self) -> Vec<usize> {
+        match self.env.observation() {
+            Observation::Compact => vec![Observation::Compact.size()],
+            Observation::Tensor => vec![planes::COUNT, MAX_ROWS, MAX_COLS],
+            Observation::None => vec![0],
+        }
+    }
+    /// Game ``i`` as it stands, as the text picture of ``str(game)``.
+    fn state_text(&self, i: usize) -> PyResult<String> {
+        self.env.state(i).map(crate::render::text).ok_or_else(|| PyValueError::new_err(format!("no game {i}")))
+    }
+}
+
+impl PyVecEnv {
+    fn run<'py>(&mut self, py: Python<'py>, actions: Option<Vec<i64>>) -> PyResult<Bound<'py, PyTuple>> {
+        let masks = self.masks.bind(py).clone();
+        let rewards = self.rewards.bind(py).clone();
+        let terminated = self.terminated.bind(py).clone();
+        let to_move = self.to_move.bind(py).clone();
+        let observations = self.observations.as_ref().map(|o| o.bind(py).clone());
+        {
+            let mut m = masks.readwrite();
+            let mut r = rewards.readwrite();
+            let mut t = terminated.readwrite();
+            let mut w = to_move.readwrite();
+            let mut compact = None;
+            let mut tensor = None;
+            if let Some(o) = &observations {
+                if let Ok(a) = o.cast::<PyArray2<u8>>() {
+                    compact = Some(a.readwrite());
+                } else if let Ok(a) = o.cast::<numpy::PyArray4<f32>>() {
+                    tensor = Some(a.readwrite());
+                }
+            }
+            let rows = match (&mut compact, &mut tensor) {
+                (Some(c), _) => ObservationRows::Compact(c.as_slice_mut()?),
+                (_, Some(f)) => ObservationRows::Tensor(f.as_slice_mut()?),
+                _ => ObservationRows::None,
+            };
+            let out = Outputs {
+                observations: rows,
+                masks: m.as_slice_mut()?,
+                rewards: r.as_slice_mut()?,
+                terminated: t.as_slice_mut()?,
+                to_move: w.as_slice_mut()?,
+            };
+            let env = &mut self.env;
+            py.detach(|| match &actions {
+                Some(ids) => env.step(ids, out),
+                None => env.reset(out),
+            })
+            .map_err(to_py_err)?;
+        }
+        let obs: Bound<'py, PyAny> = match observations {
+            Some(o) => o,
+            None => py.None().into_bound(py),
+        };
+        PyTuple::new(py, [obs, masks.into_any(), rewards.into_any(), terminated.into_any(), to_move.into_any()])
+    }
+}

@@ -1,0 +1,321 @@
+//! Many games stepped at once for learning: the arrays a learner reads are
+//! written in place, games that end are dealt again at once, and built-in
+//! opponents play inside Rust (`docs/vecenv.md`).
+//!
+//! Slot `i` plays its `e`-th game with seed `seed + i + n * e`, and an
+//! opponent's draws come from that game seed and its decision count, so the
+//! run is the same whatever the number of threads.
+
+use rayon::prelude::*;
+
+use crate::action::{Action, ActionList, NUM_ACTIONS};
+use crate::arena::{agent_action, AgentSpec};
+use crate::error::Error;
+use crate::rng::SplitMix64;
+use crate::setup::Setup;
+use crate::state::observe::{COMPACT_OBSERVATION_SIZE, OBSERVATION_SIZE};
+use crate::state::{State, MAX_PLAYERS};
+
+const OPPONENT_STREAM: u64 = 0x0770;
+const SAMPLE_STREAM: u64 = 0x5A3;
+
+/// What each step writes as the observation of the seat to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Observation {
+    /// `COMPACT_OBSERVATION_SIZE` bytes (`docs/observation.md`).
+    Compact,
+    /// The float32 planes of `observation_tensor`.
+    Tensor,
+    None,
+}
+
+impl Observation {
+    pub fn size(self) -> usize {
+        match self {
+            Observation::Compact => COMPACT_OBSERVATION_SIZE,
+            Observation::Tensor => OBSERVATION_SIZE,
+            Observation::None => 0,
+        }
+    }
+}
+
+/// The rewards of a step, one per seat with a Realm.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RewardKind {
+    /// `returns()` when the game ends (1 for a win, shared by tied winners;
+    /// solo: the scaled score), 0 before.
+    Win,
+    /// The change of each seat's score (its sum over a game is the final score).
+    Score,
+}
+
+#[derive(Clone, Debug)]
+struct Slot {
+    state: State,
+    game_seed: u64,
+    episode: u64,
+    opponent_decisions: u32,
+    scores: [i32; MAX_PLAYERS],
+}
+
+/// The environment's games and settings.
+pub struct VecEnv {
+    setup: Setup,
+    seed: u64,
+    learner: Option<usize>,
+    opponent: Option<AgentSpec>,
+    reward: RewardKind,
+    observation: Observation,
+    slots: Vec<Slot>,
+    pool: rayon::ThreadPool,
+    /// Draws of [`VecEnv::sample`].
+    sampler: SplitMix64,
+}
+
+/// The arrays one step writes, each with one row per game.
+pub struct Outputs<'a> {
+    pub observations: ObservationRows<'a>,
+    pub masks: &'a mut [bool],
+    pub rewards: &'a mut [f32],
+    pub terminated: &'a mut [bool],
+    pub to_move: &'a mut [i64],
+}
+
+pub enum ObservationRows<'a> {
+    Compact(&'a mut [u8]),
+    Tensor(&'a mut [f32]),
+    None,
+}
+
+impl VecEnv {
+    /// `n` games of `setup` (its seed is the first game's); with `opponent`,
+    /// every seat but `learner` is played by it.
+    pub fn new(
+        n: usize,
+        setup: Setup,
+        threads: usize,
+        learner: Option<usize>,
+        opponent: Option<AgentSpec>,
+        reward: RewardKind,
+        observation: Observation,
+    ) -> Result<VecEnv, Error> {
+        setup.validate()?;
+        if n == 0 {
+            return Err(Error::Setup("a VecEnv needs at least one game".into()));
+        }
+        if setup.deal.is_some() {
+            return Err(Error::Setup("a VecEnv deals each game from its seed; an explicit deal is not allowed".into()));
+        }
+        let players = setup.players;
+        if let Some(l) = learner {
+            if l >= players {
+                return Err(Error::Setup(format!("learner seat {l} is not a seat of a {players}-player game")));
+            }
+        }
+        if opponent.is_some() != learner.is_some() {
+            return Err(Error::Setup("an opponent needs a learner seat, and a learner seat an opponent".into()));
+        }
+        let threads = threads.clamp(1, 64);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .map_err(|e| Error::Setup(format!("cannot start {threads} threads: {e}")))?;
+        // Resolve the layout once, not per game.
+        let setup = Setup { layout: Some(setup.layout()), ..setup };
+        let seed = setup.seed;
+        let sampler = SplitMix64::stream(seed, SAMPLE_STREAM);
+        let mut env = VecEnv { setup, seed, learner, opponent, reward, observation, slots: Vec::new(), pool, sampler };
+        for i in 0..n {
+            let mut slot = env.deal_n(i, 0, n)?;
+            env.play_opponents(&mut slot);
+            env.slots.push(slot);
+        }
+        Ok(env)
+    }
+
+    pub fn len(&self) -> usize {
+        self.slots.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.slots.is_empty()
+    }
+    /// Seats with a Realm (rewards per game).
+    pub fn players(&self) -> usize {
+        self.setup.players
+    }
+    pub fn observation(&self) -> Observation {
+        self.observation
+    }
+    pub fn state(&self, i: usize) -> Option<&State> {
+        self.slots.get(i).map(|s| &s.state)
+    }
+
+    /// A uniformly random legal action id for every game (-1 for none), from
+    /// the environment's own seeded stream: a baseline policy, or
+    /// exploration, without a Python loop over the masks.
+    pub fn sample(&mut self, out: &mut [i64]) {
+        let mut buf = ActionList::default();
+        for (slot, o) in self.slots.iter().zip(out.iter_mut()) {
+            let rng = &mut self.sampler;
+            *o = slot.state.legal_pick(&mut buf, |n| rng.below(n as u64) as usize).map_or(-1, |a| a.id() as i64);
+        }
+    }
+
+    /// Deal every game anew from the first seeds and write the arrays.
+    pub fn reset(&mut self, out: Outputs<'_>) -> Result<(), Error> {
+        let n = self.slots.len();
+        for i in 0..n {
+            let mut slot = self.deal_n(i, 0, n)?;
+            self.play_opponents(&mut slot);
+            self.slots[i] = slot;
+        }
+        self.write_all(out, None);
+        Ok(())
+    }
+
+    fn deal_n(&self, i: usize, episode: u64, n: usize) -> Result<Slot, Error> {
+        let game_seed = self.seed.wrapping_add(i as u64).wrapping_add((n as u64).wrapping_mul(episode));
+        let state = Setup { seed: game_seed, ..self.setup.clone() }.state()?;
+        let mut scores = [0; MAX_PLAYERS];
+        for (p, sc) in scores.iter_mut().enumerate().take(state.players()) {
+            *sc = state.score(p);
+        }
+        Ok(Slot { state, game_seed, episode, opponent_decisions: 0, scores })
+    }
+
+    fn play_opponents(&self, slot: &mut Slot) {
+        let (Some(learner), Some(spec)) = (self.learner, self.opponent) else { return };
+        let mut buf = ActionList::default();
+        while !slot.state.is_over() && slot.state.current_player() != learner {
+            let seat = slot.state.current_player() as u64;
+            let mut rng = SplitMix64::stream(slot.game_seed ^ (seat << 56) ^ ((slot.opponent_decisions as u64) << 24), OPPONENT_STREAM);
+            slot.opponent_decisions += 1;
+            let Some(a) = agent_action(spec, &slot.state, &mut rng, &mut buf) else { break };
+            slot.state.apply_unchecked(a);
+        }
+    }
+
+    /// Apply one action per game (`actions[i]`, an action id), let the
+    /// opponents answer, deal finished games again and write the arrays. An
+    /// action that is not legal in its game is an error and changes nothing.
+    pub fn step(&mut self, actions: &[i64], out: Outputs<'_>) -> Result<(), Error> {
+        let n = self.slots.len();
+        if actions.len() != n {
+            return Err(Error::Setup(format!("step needs {n} actions, one per game; got {}", actions.len())));
+        }
+        let mut parsed = Vec::with_capacity(n);
+        for (i, (&id, slot)) in actions.iter().zip(&self.slots).enumerate() {
+            let a = Action::from_id(id).map_err(|e| Error::Setup(format!("game {i}: {e}")))?;
+            if !slot.state.is_legal(a) {
+                let s = &slot.state;
+                return Err(Error::Illegal {
+                    action: a.to_string(),
+                    phase: s.phase().name(),
+                    reason: format!("game {i}: {}", s.illegal_reason(a)),
+                });
+            }
+            parsed.push(a);
+        }
+        self.write_all(out, Some(&parsed));
+        Ok(())
+    }
+
+    /// With `actions`, step every game first; then write each game's rows.
+    fn write_all(&mut self, out: Outputs<'_>, actions: Option<&[Action]>) {
+        let n = self.slots.len();
+        let players = self.players();
+        let obs_size = self.observation.size();
+        let chunk = n.div_ceil(self.pool.current_num_threads()).max(1);
+        let Outputs { observations, masks, rewards, terminated, to_move } = out;
+        let mut compact: Vec<&mut [u8]> = Vec::new();
+        let mut tensor: Vec<&mut [f32]> = Vec::new();
+        match observations {
+            ObservationRows::Compact(o) => compact = o.chunks_mut(chunk * obs_size).collect(),
+            ObservationRows::Tensor(o) => tensor = o.chunks_mut(chunk * obs_size).collect(),
+            ObservationRows::None => {}
+        }
+        let mut slots = std::mem::take(&mut self.slots);
+        let me = &*self;
+        let jobs: Vec<_> = slots
+            .chunks_mut(chunk)
+            .zip(masks.chunks_mut(chunk * NUM_ACTIONS))
+            .zip(rewards.chunks_mut(chunk * players))
+            .zip(terminated.chunks_mut(chunk))
+            .zip(to_move.chunks_mut(chunk))
+            .enumerate()
+            .map(|(k, ((((s, m), r), t), w))| (k, s, m, r, t, w))
+            .collect();
+        let mut compact = compact.into_iter().map(Some).collect::<Vec<_>>();
+        let mut tensor = tensor.into_iter().map(Some).collect::<Vec<_>>();
+        let jobs: Vec<_> = jobs
+            .into_iter()
+            .map(|(k, s, m, r, t, w)| {
+                let c = compact.get_mut(k).and_then(Option::take);
+                let f = tensor.get_mut(k).and_then(Option::take);
+                (k, s, m, r, t, w, c, f)
+            })
+            .collect();
+        me.pool.install(|| {
+            jobs.into_par_iter().for_each(|(k, slots, masks, rewards, terminated, to_move, mut compact, mut tensor)| {
+                let mut buf = ActionList::default();
+                for (j, slot) in slots.iter_mut().enumerate() {
+                    let i = k * chunk + j;
+                    let reward = &mut rewards[j * players..(j + 1) * players];
+                    reward.fill(0.0);
+                    terminated[j] = false;
+                    if let Some(actions) = actions {
+                        slot.state.apply_unchecked(actions[i]);
+                        me.play_opponents(slot);
+                        me.rewards(slot, reward);
+                        if slot.state.is_over() {
+                            terminated[j] = true;
+                            // The setup was validated: dealing again cannot fail.
+                            if let Ok(mut next) = me.deal_n(i, slot.episode + 1, n) {
+                                me.play_opponents(&mut next);
+                                *slot = next;
+                            }
+                        }
+                    }
+                    let s = &slot.state;
+                    let seat = s.current_player();
+                    to_move[j] = seat as i64;
+                    let mask = &mut masks[j * NUM_ACTIONS..(j + 1) * NUM_ACTIONS];
+                    mask.fill(false);
+                    s.legal_actions_into(&mut buf);
+                    for a in buf.iter() {
+                        mask[a.id() as usize] = true;
+                    }
+                    let observer = if seat < s.players() { seat } else { 0 };
+                    if let Some(o) = compact.as_deref_mut() {
+                        s.compact_observation(observer, &mut o[j * obs_size..(j + 1) * obs_size]);
+                    }
+                    if let Some(o) = tensor.as_deref_mut() {
+                        s.observation_tensor(observer, &mut o[j * obs_size..(j + 1) * obs_size]);
+                    }
+                }
+            })
+        });
+        self.slots = slots;
+    }
+
+    fn rewards(&self, slot: &mut Slot, out: &mut [f32]) {
+        let s = &slot.state;
+        match self.reward {
+            RewardKind::Win => {
+                if s.is_over() {
+                    let r = s.returns();
+                    for (o, v) in out.iter_mut().zip(r.iter()) {
+                        *o = *v as f32;
+                    }
+                }
+            }
+            RewardKind::Score => {
+                for (p, o) in out.iter_mut().enumerate() {
+                    let now = s.score(p);
+                    *o = (now - slot.scores[p]) as f32;
+                    slot.scores[p] = now;
+                }
+            }
+        }
+    }
+}

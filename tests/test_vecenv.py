@@ -1,0 +1,109 @@
+"""The vectorized environment (issue 11): every row is exactly the game a
+plain ``Game`` would play with the same seed and actions, whatever the
+number of threads; arrays are written in place; games end and start again
+from their slot's next seed; opponents play inside Rust; bad input changes
+nothing."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import dragoncastle as dc
+
+
+def twin_games(env_seed: int, n: int, players: int, episode: int = 0, **cards):
+    return [dc.Game(players=players, seed=env_seed + i + n * episode, **cards) for i in range(n)]
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_rows_are_the_games_a_plain_game_plays(players):
+    n, seed = 5, 40
+    env = dc.VecEnv(n, players=players, seed=seed, threads=2)
+    obs, masks, rewards, terminated, to_move = env.reset()
+    assert obs.shape == (n, dc.COMPACT_OBSERVATION_SIZE) and obs.dtype == np.uint8
+    assert masks.shape == (n, dc.NUM_ACTIONS) and masks.dtype == np.bool_
+    assert rewards.shape == (n, players) and rewards.dtype == np.float32
+    assert terminated.shape == (n,) and to_move.shape == (n,)
+    games = twin_games(seed, n, players)
+    episodes = [0] * n
+    ended = 0
+    for step in range(400):
+        for i, g in enumerate(games):
+            assert to_move[i] == g.current_player
+            assert np.array_equal(masks[i], g.legal_action_mask())
+            assert np.array_equal(obs[i], g.compact_observation())
+        actions = env.sample()
+        out = env.step(actions)
+        # The same arrays, written in place.
+        assert all(a is b for a, b in zip(out, (obs, masks, rewards, terminated, to_move)))
+        for i, g in enumerate(games):
+            g.apply(int(actions[i]))
+            assert terminated[i] == g.is_over
+            if g.is_over:
+                assert rewards[i].tolist() == pytest.approx(g.returns())
+                episodes[i] += 1
+                ended += 1
+                games[i] = dc.Game(players=players, seed=seed + i + n * episodes[i])
+            else:
+                assert not rewards[i].any()
+    assert ended > 0
+
+
+def test_threads_do_not_change_anything():
+    runs = []
+    for threads in (1, 2):
+        env = dc.VecEnv(7, players=3, seed=3, threads=threads, spirits=2, dragons=2)
+        trace = [np.copy(a) for a in env.reset()]
+        for _ in range(150):
+            trace += [np.copy(a) for a in env.step(env.sample())]
+        runs.append(trace)
+    assert all(np.array_equal(a, b) for a, b in zip(*runs))
+
+
+def test_opponents_play_inside_rust_and_scores_add_up():
+    """With an opponent the learner always moves; with reward='score' a
+    game's rewards add up to its final score."""
+    env = dc.VecEnv(4, players=2, seed=9, threads=2, opponent="greedy", learner=1, reward="score")
+    obs, masks, rewards, terminated, to_move = env.reset()
+    totals = np.zeros((4, 2))
+    finals = []
+    while len(finals) < 6:
+        assert (to_move == 1).all()
+        env.step(env.sample())
+        totals += rewards
+        for i in np.flatnonzero(terminated):
+            finals.append(totals[i].copy())
+            totals[i] = 0
+    # Scores are small integers, and the greedy opponent usually beats random play.
+    assert all(float(x).is_integer() for f in finals for x in f)
+    assert sum(f[0] > f[1] for f in finals) >= 3
+
+
+def test_tensor_observations_and_solo():
+    env = dc.VecEnv(2, players=1, seed=5, observation="tensor")
+    obs, masks, rewards, terminated, to_move = env.reset()
+    assert obs.shape == (2, *dc.OBSERVATION_SHAPE) and obs.dtype == np.float32
+    g = dc.Game(players=1, seed=6)
+    assert np.array_equal(obs[1], g.observation_tensor(0))
+    none = dc.VecEnv(2, players=2, observation="none")
+    assert none.reset()[0] is None and none.observation_shape == [0]
+
+
+def test_bad_input_is_an_error_and_changes_nothing():
+    env = dc.VecEnv(3, players=2, seed=1)
+    obs, masks, *_ = env.reset()
+    before = (obs.copy(), masks.copy())
+    good = env.sample()
+    for bad in (np.array([int(good[0]), int(good[1]), dc.Action.summon().id]), [int(good[0])], ["x", 1, 2], np.array([5000, 0, 0])):
+        with pytest.raises((dc.IllegalActionError, ValueError)):
+            env.step(bad)
+        assert np.array_equal(obs, before[0]) and np.array_equal(masks, before[1])
+    # The games are where they were: the good actions still apply.
+    env.step(good)
+    for kwargs in ({"players": 5}, {"threads": 0}, {"reward": "money"}, {"observation": "pixels"}, {"learner": 1},
+                   {"opponent": "greedy", "learner": 2}, {"opponent": "nobody"}):
+        with pytest.raises(ValueError):
+            dc.VecEnv(2, **kwargs)
+    with pytest.raises(ValueError):
+        dc.VecEnv(0)
