@@ -18,6 +18,9 @@ RUNS = {
     "solo_ranks.py": (["3", "50"], "greedy on the same deals:"),
     "python_search.py": (["5"], "Rust search"),
     "cards.py": (["4"], "Dragon points"),
+    "vecenv.py": (["16", "200"], "games finished"),
+    "openspiel_mcts.py": (["1", "5"], "win rate"),
+    "ray_arena.py": (["6", "20", "3"], "the Ray run equals the local run"),
 }
 
 

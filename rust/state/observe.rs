@@ -121,17 +121,17 @@ impl State {
         out[..SIZE].fill(0);
         let c = &self.castle;
         let top = c.top_floor();
-        for s in 0..SPACES {
+        // Stacks only stand inside the layout's rectangle (`Castle::validate`).
+        c.for_each_space(|s| {
             out[CASTLE_SPACE + s] = u8::from(c.original_height(s) > 0);
             let h = c.height(s);
-            if h == 0 {
-                continue;
+            if h > 0 {
+                out[CASTLE_HEIGHT + s] = h;
+                out[CASTLE_AVAILABLE + s] = u8::from(c.is_available(s));
+                out[CASTLE_TOP_FLOOR + s] = u8::from(h == top);
+                out[CASTLE_TOP + s] = c.top(s).map_or(0, |t| t.index() + 1);
             }
-            out[CASTLE_HEIGHT + s] = h;
-            out[CASTLE_AVAILABLE + s] = u8::from(c.is_available(s));
-            out[CASTLE_TOP_FLOOR + s] = u8::from(h == top);
-            out[CASTLE_TOP + s] = c.top(s).map_or(0, |t| t.index() + 1);
-        }
+        });
         let n = self.players();
         let shrine_now = if self.phase == Phase::Shrine { self.shrine_cells() } else { 0 };
         for rel in 0..n {
