@@ -4,11 +4,19 @@ Game ``k`` of a run with seed ``s`` is dealt with seed ``s + k`` and seat ``i``
 is played by agent ``(i + s + k) % n``, so a run split into shards (the same
 agents, consecutive seed ranges) gives exactly the games of one run, whatever
 the thread count. Records are JSON lines that ``Game.from_json`` replays.
+
+The same property spreads a run over a Ray cluster: ``arena(..., ray="auto")``
+cuts the games into contiguous shards (:func:`shard_ranges`), runs each shard
+as a Ray task that calls the Rust arena for its seed range, and concatenates
+the shards' games in order, which gives exactly the games of a local run
+(docs/distributed.md). Ray is imported only then (the optional extra ``ray``).
 """
 
 from __future__ import annotations
 
+import importlib
 import json
+import logging
 import math
 import statistics
 import time
@@ -17,7 +25,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 from . import _core
 
-__all__ = ["ArenaResult", "arena", "wilson"]
+__all__ = ["ArenaResult", "arena", "shard_ranges", "wilson"]
 
 
 def _per_move(seconds: float) -> str:
@@ -86,25 +94,31 @@ class ArenaResult:
     def seconds_per_move(self) -> list[float]:
         return [a["seconds"] / a["decisions"] if a["decisions"] else 0.0 for a in self._per_agent()]
 
-    def table(self) -> str:
-        """Win rates with 95% Wilson intervals, mean scores and time per move."""
+    def table(self, timing: bool = True) -> str:
+        """Win rates with 95% Wilson intervals, mean scores and time per move.
+
+        ``timing=False`` leaves out the run time and the time per move, the only
+        figures that differ between two runs of the same games (on one machine
+        or spread over a Ray cluster), so that tables can be compared."""
         n = len(self.games)
-        head = f"{n} games, {self.players} player(s)" + (f", {self.seconds:.1f} s" if self.seconds else "")
+        head = f"{n} games, {self.players} player(s)" + (f", {self.seconds:.1f} s" if self.seconds and timing else "")
         lines = [head, f"{'agent':<28} {'win rate':>9} {'95% CI':>17} {'mean score':>11} {'time/move':>10}"]
         if self.players == 1:
             lines[1] = f"{'agent':<28} {'mean score':>11} {'sd':>6} {'time/move':>10}"
+        if not timing:
+            lines[1] = lines[1][:-11]
         per = self._per_agent()
         for i, name in enumerate(self.agents):
-            per_move = _per_move(self.seconds_per_move()[i])
+            per_move = f" {_per_move(self.seconds_per_move()[i]):>10}" if timing else ""
             if self.players == 1:
                 scores = [g["scores"][0] for g in self.games]
                 mean = statistics.mean(scores) if scores else 0.0
                 sd = statistics.stdev(scores) if n > 1 else 0.0
-                lines.append(f"{name:<28} {mean:>11.2f} {sd:>6.2f} {per_move:>10}")
+                lines.append(f"{name:<28} {mean:>11.2f} {sd:>6.2f}{per_move}")
                 continue
             lo, hi = wilson(per[i]["wins"], n)
             rate = per[i]["wins"] / max(n, 1)
-            lines.append(f"{name:<28} {rate:>9.3f} {f'[{lo:.3f}, {hi:.3f}]':>17} {per[i]['score'] / max(n, 1):>11.2f} {per_move:>10}")
+            lines.append(f"{name:<28} {rate:>9.3f} {f'[{lo:.3f}, {hi:.3f}]':>17} {per[i]['score'] / max(n, 1):>11.2f}{per_move}")
         return "\n".join(lines)
 
     def records(self) -> Iterable[str]:
@@ -175,8 +189,104 @@ class ArenaResult:
         return cls(agents, games, rules=rules)
 
 
+def shard_ranges(n_games: int, shards: int) -> list[tuple[int, int]]:
+    """Split games ``0 .. n_games - 1`` into ``shards`` contiguous ``(start, count)``
+    ranges whose sizes differ by at most one (never an empty shard).
+
+    Shard ``(start, count)`` of a run with seed ``s`` is ``arena(agents, count,
+    seed=s + start)``: the same games as in the whole run, seats included.
+
+    >>> shard_ranges(10, 3)
+    [(0, 4), (4, 3), (7, 3)]
+    >>> shard_ranges(2, 5)
+    [(0, 1), (1, 1)]
+    """
+    if n_games < 1 or shards < 1:
+        raise ValueError(f"need at least one game and one shard; got {n_games} games, {shards} shards")
+    shards = min(shards, n_games)
+    size, extra = divmod(n_games, shards)
+    out, start = [], 0
+    for k in range(shards):
+        count = size + (k < extra)
+        out.append((start, count))
+        start += count
+    return out
+
+
+def _play_shard(agents: list[str], start: int, count: int, seed: int, threads: int, rules: Any,
+                spirits: Any, dragons: Any) -> list[dict[str, Any]]:
+    """Games ``start .. start + count - 1`` of a run with ``seed``: the body of
+    a Ray task. A module-level function, so that Ray ships it by reference and
+    the workers run the installed ``dragoncastle``."""
+    return list(_core.arena(agents, count, seed + start, threads, rules, None, spirits=spirits, dragons=dragons))
+
+
+def _ray_games(agents: list[str], n_games: int, seed: int, threads: int | None, rules: Any,
+               progress: Callable[[int], Any] | None, spirits: Any, dragons: Any, address: str,
+               shards: int | None) -> tuple[list[dict[str, Any]], float]:
+    """The games of a run played as Ray tasks, one per shard, in game order;
+    and the seconds they took (without starting or stopping Ray)."""
+    try:
+        # Imported by name so that importing dragoncastle never imports Ray,
+        # and typed Any so that mypy does not analyse the whole of Ray.
+        ray: Any = importlib.import_module("ray")
+    except ImportError:
+        raise ImportError("arena(ray=...) needs Ray: pip install 'dragoncastle[ray]'") from None
+    # A session the caller opened is used as it is and left open; one opened
+    # here (a new local Ray, or a connection to a cluster) is closed at the end,
+    # so no Ray started by the arena outlives the call.
+    opened = not ray.is_initialized()
+    if opened:
+        # A local Ray started for one run only needs no dashboard, and its
+        # start-up notices (token authentication of a throw-away cluster) are
+        # noise; warnings when joining a cluster are kept.
+        ray.init(address=address, include_dashboard=False, log_to_driver=False,
+                 logging_level=logging.ERROR if address == "local" else logging.WARNING)
+    try:
+        per_shard = threads or 1
+        largest = max((node["Resources"].get("CPU", 0) for node in ray.nodes() if node.get("Alive")), default=0)
+        if per_shard > largest:
+            raise ValueError(f"threads={per_shard} per shard, but the largest Ray node has {largest:g} CPUs")
+        if shards is None:
+            # Four shards per slot: MCTS games vary in length, and smaller
+            # shards let the slots that finish early take more.
+            slots = max(1, int(ray.cluster_resources().get("CPU", 1)) // per_shard)
+            shards = 4 * slots
+        ranges = shard_ranges(n_games, shards)
+        # Each task reserves as many CPUs as the threads it runs, so Ray never
+        # puts more arena threads on a node than it has cores.
+        task = ray.remote(_play_shard).options(num_cpus=per_shard)
+        start = time.perf_counter()
+        refs = [task.remote(list(agents), s, c, seed, per_shard, rules, spirits, dragons) for s, c in ranges]
+        count_of = {ref: c for ref, (_, c) in zip(refs, ranges)}
+        pending, done = list(refs), 0
+        try:
+            while pending:
+                # A short timeout keeps Ctrl-C responsive while shards run.
+                ready, pending = ray.wait(pending, num_returns=len(pending), timeout=0.1)
+                if ready:
+                    done += sum(count_of[r] for r in ready)
+                    if progress is not None:
+                        progress(done)
+            parts = ray.get(refs)
+        except KeyboardInterrupt:
+            for ref in pending:
+                ray.cancel(ref, force=True)
+            raise
+        seconds = time.perf_counter() - start
+    finally:
+        if opened:
+            ray.shutdown()
+    # Shards in order of their ranges, games in order within each: the order of a local run.
+    games = [g for part in parts for g in part]
+    if [g["seed"] for g in games] != list(range(seed, seed + n_games)):
+        raise RuntimeError("the Ray shards did not return the games of the run in order")
+    return games, seconds
+
+
 def arena(agents: Sequence[str], n_games: int, seed: int = 0, threads: int | None = None, *, rules: Any = None,
-          progress: Callable[[int], Any] | None = None, spirits: Any = None, dragons: Any = None) -> ArenaResult:
+          progress: Callable[[int], Any] | None = None, spirits: Any = None, dragons: Any = None,
+          ray: str | None = None, shards: int | None = None) -> ArenaResult:
     """Play ``n_games`` games between built-in agents given as specs
     (``"random"``, ``"greedy"``, ``"dragon"``, ``"mcts:iterations=2000"``), one per
     seat (one agent plays solo), in Rust threads with the GIL released.
@@ -187,9 +297,36 @@ def arena(agents: Sequence[str], n_games: int, seed: int = 0, threads: int | Non
     >>> r = arena(["greedy", "random"], 20, seed=0, threads=2)
     >>> len(r.games), round(sum(r.win_rates()), 6)
     (20, 1.0)
+
+    With ``ray``, the games are cut into ``shards`` contiguous ranges (default:
+    four per ``threads``-sized slot of the cluster's CPUs) and each range is
+    played as one Ray task by the Rust arena with ``threads`` threads (default
+    1 per task). ``ray="local"`` starts a local Ray for the run; ``"auto"``
+    joins the cluster this machine belongs to (``ray start``); any other text is
+    a cluster address for ``ray.init`` (``"head:6379"``, ``"ray://head:10001"``).
+    If this process is already connected to Ray (``ray.init`` was called), that
+    session is used and left open; otherwise Ray is shut down (or disconnected
+    from) before returning. ``progress`` is called as shards finish. The games,
+    records and table are those of a local run with the same seed, apart from
+    the time figures:
+
+    >>> local = arena(["greedy", "random"], 6, seed=3)
+    >>> spread = arena(["greedy", "random"], 6, seed=3, ray="local", shards=3)
+    >>> spread.table(timing=False) == local.table(timing=False)
+    True
+    >>> untimed = lambda r: [{k: v for k, v in g.items() if k != "seconds"} for g in r.games]
+    >>> untimed(spread) == untimed(local)
+    True
     """
     if isinstance(n_games, bool) or not isinstance(n_games, int) or n_games < 1:
         raise ValueError(f"n_games must be a positive integer; got {n_games!r}")
+    if shards is not None and (isinstance(shards, bool) or not isinstance(shards, int) or shards < 1):
+        raise ValueError(f"shards must be a positive integer; got {shards!r}")
+    if shards is not None and ray is None:
+        raise ValueError("shards= splits a run over Ray; pass ray='local', 'auto' or an address too")
+    if ray is not None:
+        games, seconds = _ray_games(list(agents), n_games, seed, threads, rules, progress, spirits, dragons, ray, shards)
+        return ArenaResult(list(agents), games, seconds, rules)
     start = time.perf_counter()
     games = _core.arena(list(agents), n_games, seed, threads, rules, progress, spirits=spirits, dragons=dragons)
     return ArenaResult(list(agents), list(games), time.perf_counter() - start, rules)

@@ -248,7 +248,11 @@ def _fmt(seconds: float) -> str:
 
 
 def report(seconds: float = 0.3, games: int = 20_000, out: Callable[[str], Any] = print) -> dict[str, float]:
-    """Print the Rust-vs-Python table and the throughput figures; return them."""
+    """Print the Rust-vs-Python table and the throughput figures; return them.
+
+    Each operation of the table gives three figures: its name maps to the
+    ratio Python / Rust, and ``"rust seconds: NAME"`` and ``"python seconds:
+    NAME"`` to the time per call in each engine (in table order)."""
     import os
     import platform
 
@@ -262,6 +266,9 @@ def report(seconds: float = 0.3, games: int = 20_000, out: Callable[[str], Any] 
         rust = measure(op.make(_core), seconds)
         python = measure(op.make(reference), seconds)
         figures[op.name] = python / rust
+        # The times themselves too, for ``dragoncastle bench --plot`` (plots.plot_bench).
+        figures[f"rust seconds: {op.name}"] = rust
+        figures[f"python seconds: {op.name}"] = python
         out(f"{op.name:<40} {_fmt(rust):>10} {_fmt(python):>10} {python / rust:>7.0f}x")
     out("")
     _core.playouts(games // 4, players=2, seed=0, threads=1)  # warm up: clocks, caches, pages

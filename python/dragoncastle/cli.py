@@ -4,8 +4,10 @@
 prints the final position and scores; a ``human`` seat is prompted in the
 terminal. ``dragoncastle arena --seats mcts:iterations=2000 greedy --games 400``
 plays many games in Rust threads with seats rotated and prints win rates with
-95% confidence intervals; ``dragoncastle solo --agent mcts:time=1 --games 20``
-prints solo scores and the rank histogram.
+95% confidence intervals (``--ray auto`` spreads them over a Ray cluster);
+``dragoncastle solo --agent mcts:time=1 --games 20`` prints solo scores and the
+rank histogram (``--plot FILE.png`` draws it, as ``bench --plot`` draws the
+benchmark). Ray and matplotlib are imported only when asked for.
 """
 
 from __future__ import annotations
@@ -103,14 +105,40 @@ def progress_bar(total: int, show: bool, unit: str = "game") -> Any:
 
 
 def run_arena(specs: Sequence[str], games: int, seed: int, threads: int | None, show: bool,
-              cards: dict[str, Any] | None = None) -> ArenaResult:
+              cards: dict[str, Any] | None = None, ray: str | None = None, shards: int | None = None) -> ArenaResult:
     with progress_bar(games, show) as bar:
         def tick(done: int) -> None:
             bar.update(done - bar.n)
 
-        result = arena(specs, games, seed, threads, progress=tick, **(cards or {}))
+        try:
+            result = arena(specs, games, seed, threads, progress=tick, ray=ray, shards=shards, **(cards or {}))
+        except (ImportError, ConnectionError, ValueError) as e:
+            if ray is None:
+                raise
+            # Ray missing, no cluster at the address, or shards that fit no node.
+            raise SystemExit(f"dragoncastle arena --ray: {e}") from None
         bar.update(games - bar.n)
     return result
+
+
+def need_matplotlib() -> None:
+    """Stop at once, before any game is played or timed, if ``--plot`` cannot draw."""
+    import importlib.util
+
+    if importlib.util.find_spec("matplotlib") is None:
+        raise SystemExit("--plot needs matplotlib: pip install 'dragoncastle[plot]'")
+
+
+def save_plot(draw: Any, path: str) -> None:
+    """Draw a picture with ``draw(path)`` (a function of :mod:`dragoncastle.plots`),
+    turning a missing matplotlib or an unwritable file into a one-line error."""
+    try:
+        draw(path)
+    except ImportError as e:
+        raise SystemExit(str(e)) from None
+    except OSError as e:
+        raise SystemExit(f"cannot write {path}: {e}") from None
+    print(f"plot saved to {path}")
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -132,6 +160,8 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def cmd_solo(args: argparse.Namespace) -> int:
+    if args.plot:
+        need_matplotlib()
     if args.agent == "human":
         if args.games != 1:
             raise SystemExit("a human plays one game at a time (--games 1)")
@@ -139,6 +169,10 @@ def cmd_solo(args: argparse.Namespace) -> int:
         play(game, [HumanAgent()])
         print(game)
         print(f"seed {args.seed}: score {game.scores()[0]}, rank {game.rank()}")
+        if args.plot:
+            from .plots import plot_solo
+
+            save_plot(lambda path: plot_solo(game.scores(), path, title=f"your solo game, seed {args.seed}"), args.plot)
         return 0
     result = run_arena([args.agent], args.games, args.seed, args.threads, sys.stderr.isatty() or args.progress, cards_of(args))
     scores = [g["scores"][0] for g in result.games]
@@ -160,13 +194,24 @@ def cmd_solo(args: argparse.Namespace) -> int:
             k = sum(1 for sc in scores if _core.solo_rank(sc) == rank)
             if k:
                 print(f"  {rank:<15} {k:>5}  {'#' * max(1, round(40 * k / args.games))}")
+    if args.plot:
+        from .plots import plot_solo
+
+        save_plot(lambda path: plot_solo(scores, path, title=f"{args.agent}: {args.games} solo game(s) from seed {args.seed}"),
+                  args.plot)
     return 0
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
     from .bench import report
 
-    report(seconds=args.seconds, games=args.games)
+    if args.plot:
+        need_matplotlib()
+    figures = report(seconds=args.seconds, games=args.games)
+    if args.plot:
+        from .plots import plot_bench
+
+        save_plot(lambda path: plot_bench(figures, path), args.plot)
     return 0
 
 
@@ -186,7 +231,10 @@ def cmd_arena(args: argparse.Namespace) -> int:
         raise SystemExit("--seats needs 1 to 4 agents")
     if "human" in args.seats:
         raise SystemExit("the arena plays built-in agents only (use 'dragoncastle play' to play)")
-    result = run_arena(args.seats, args.games, args.seed, args.threads, sys.stderr.isatty() or args.progress, cards_of(args))
+    if args.shards is not None and args.ray is None:
+        raise SystemExit("--shards splits the games over Ray: add --ray (a local Ray) or --ray ADDRESS")
+    result = run_arena(args.seats, args.games, args.seed, args.threads, sys.stderr.isatty() or args.progress,
+                       cards_of(args), ray=args.ray, shards=args.shards)
     print(result.table())
     if args.record:
         with open(args.record, "w") as f:
@@ -245,16 +293,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     ps.add_argument("--games", type=positive, default=1)
     ps.add_argument("--threads", type=positive, default=None, help="games played at once (default: every core)")
     ps.add_argument("--progress", action="store_true", help="show the progress bar even when not on a terminal")
+    ps.add_argument("--plot", metavar="FILE.png", help="draw the score histogram over the rank bands (needs matplotlib)")
     add_card_args(ps)
     ps.set_defaults(func=cmd_solo)
     pa = sub.add_parser("arena", help="many games between agents; win rates with 95%% confidence intervals",
                         description=SPEC_HELP + ". Game k is dealt with seed + k and seats rotate with it, so runs "
                         "over consecutive seed ranges (shards) together give exactly one long run; merge their "
-                        "records with --merge.")
+                        "records with --merge, or let --ray run the shards on a Ray cluster (docs/distributed.md).")
     pa.add_argument("--seats", nargs="+", default=["greedy", "random"], type=spec_arg, help="one agent per seat (1-4)")
     pa.add_argument("--games", type=positive, default=200)
     pa.add_argument("--seed", type=seed_arg, default=0)
-    pa.add_argument("--threads", type=positive, default=None, help="games played at once (default: every core)")
+    pa.add_argument("--threads", type=positive, default=None,
+                    help="games played at once (default: every core; with --ray, per shard, default 1)")
+    pa.add_argument("--ray", nargs="?", const="local", default=None, metavar="ADDRESS",
+                    help="play the games as Ray tasks, one per shard: alone, on a local Ray started for the run; "
+                    "'auto' or an address (HOST:PORT, ray://HOST:10001) for a cluster. Results equal a local run's")
+    pa.add_argument("--shards", type=positive, default=None,
+                    help="with --ray: contiguous game ranges, one Ray task each (default: 4 per free slot)")
     pa.add_argument("--record", metavar="FILE.jsonl", help="write one JSON line per game (Game.from_json replays it)")
     pa.add_argument("--merge", nargs="+", metavar="FILE.jsonl", help="print the table of recorded shards instead of playing")
     pa.add_argument("--progress", action="store_true", help="show the progress bar even when not on a terminal")
@@ -263,6 +318,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     pb = sub.add_parser("bench", help="engine throughput, Rust vs pure Python, as a table (about a minute)")
     pb.add_argument("--seconds", type=float, default=0.3, help="time per measurement batch")
     pb.add_argument("--games", type=positive, default=20_000, help="games per batch-playout measurement")
+    pb.add_argument("--plot", metavar="FILE.png", help="also draw Rust vs Python time per operation (needs matplotlib)")
     pb.set_defaults(func=cmd_bench)
     args = p.parse_args(argv)
     if args.command == "play" and not 2 <= len(args.seats) <= 4:
