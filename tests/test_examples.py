@@ -21,6 +21,8 @@ RUNS = {
     "vecenv.py": (["16", "200"], "games finished"),
     "openspiel_mcts.py": (["1", "5"], "win rate"),
     "ray_arena.py": (["6", "20", "3"], "the Ray run equals the local run"),
+    "pettingzoo_loop.py": (["2", "1"], "returns summed over the games"),
+    "gymnasium_learn.py": (["40", "20"], "after training, on the same"),
 }
 
 

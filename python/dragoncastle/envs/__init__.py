@@ -1,0 +1,66 @@
+"""Reinforcement-learning environments (optional extras, ``docs/environments.md``).
+
+- :mod:`dragoncastle.envs.pettingzoo`: every seat is an agent (PettingZoo AEC, like its classic
+  board games).
+- :mod:`dragoncastle.envs.gymnasium`: one learner against built-in opponents, or solo against
+  the Dragon of Ingenuity (Gymnasium; ``DragonCastle-v0``, ``DragonCastle-Solo-v0``).
+
+Neither library is imported here: ``import dragoncastle`` and ``import dragoncastle.envs`` work
+without them, and each submodule imports its own library when it is imported. What the two
+environments share (the observation encodings and their bounds) lives in this module and needs
+numpy only.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional, Sequence, Union
+
+import numpy as np
+import numpy.typing as npt
+
+from .. import _core
+
+__all__ = ["OBSERVATIONS", "observation_bounds", "observe"]
+
+#: The observation encodings an environment offers: ``"compact"`` (uint8, ``COMPACT_OBSERVATION_SIZE``
+#: values) and ``"tensor"`` (float32 planes, ``OBSERVATION_SHAPE``); ``docs/observation.md``.
+OBSERVATIONS = ("compact", "tensor")
+
+# Planes of the tensor that are not bounded by 1: relative seat k's VP / 50 (planes 165 + 4k + 1,
+# docs/observation.md). VP tokens are bounded by the game, not by 50; 255 is the cap of the compact
+# encoding's byte, far above anything a game reaches.
+_VP_PLANES = [165 + 4 * k + 1 for k in range(4)]
+
+Cards = Union[None, int, Sequence[str]]
+
+
+def observation_bounds(kind: str) -> tuple[Any, Any, tuple[int, ...], Any]:
+    """``(low, high, shape, dtype)`` of the observation Box for ``kind`` (``"compact"`` or ``"tensor"``)."""
+    if kind == "compact":
+        return 0, 255, (_core.COMPACT_OBSERVATION_SIZE,), np.uint8
+    if kind == "tensor":
+        shape = tuple(_core.OBSERVATION_SHAPE)
+        high = np.ones(shape, dtype=np.float32)
+        high[_VP_PLANES] = 255 / 50
+        return np.zeros(shape, dtype=np.float32), high, shape, np.float32
+    raise ValueError(f"observation must be one of {', '.join(map(repr, OBSERVATIONS))}; got {kind!r}")
+
+
+def observe(game: _core.Game, seat: int, kind: str) -> npt.NDArray[Any]:
+    """What ``seat`` sees of ``game`` in the encoding ``kind`` (never a hidden tile)."""
+    if kind == "compact":
+        return game.compact_observation(seat)
+    return game.observation_tensor(seat)
+
+
+def check_players(players: int) -> int:
+    """The player count, validated (1 is solo against the Dragon of Ingenuity)."""
+    if isinstance(players, bool) or not isinstance(players, (int, np.integer)) or not 1 <= players <= 4:
+        raise ValueError(f"players must be an integer from 1 to 4; got {players!r}")
+    return int(players)
+
+
+def new_game(players: int, seed: int, spirits: Cards, dragons: Cards, layout: Optional[str],
+             rules: Optional[_core.Rules]) -> _core.Game:
+    """The game an environment deals for ``seed``: exactly ``dragoncastle.Game(players, seed, ...)``."""
+    return _core.Game(players, seed, spirits=spirits, dragons=dragons, layout=layout, rules=rules)
