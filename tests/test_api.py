@@ -412,3 +412,21 @@ def test_bench_report_runs(capsys):
     out = capsys.readouterr().out
     assert "legal actions, opening" in out and "batch speed-up" in out
     assert figures["stepping µs"] > 0
+
+
+def test_observations_default_to_the_player_to_move(dc):
+    """Issue 11: observation(), observation_tensor() and compact_observation()
+    without a player are the player to move's, in both engines."""
+    import numpy as np
+
+    g = play_random(dc.Game(players=3, seed=4), 4, steps=31)
+    p = g.current_player
+    assert g.observation() == g.observation(p)
+    assert np.array_equal(g.observation_tensor(), g.observation_tensor(p))
+    assert np.array_equal(g.compact_observation(), g.compact_observation(p))
+    c = g.compact_observation()
+    assert c.dtype == np.uint8 and c.shape == (dc.COMPACT_OBSERVATION_SIZE,) == (1189,)
+    # The compact bytes carry what the planes carry: heights and the phase index.
+    t = g.observation_tensor(p)
+    assert np.array_equal(c[144:288], np.rint(t[1].ravel() * 9))
+    assert c[1059] == int(np.argmax(t[247:261, 0, 0]))
