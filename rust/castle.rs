@@ -235,6 +235,44 @@ impl Castle {
         })
     }
 
+    /// How many covered tiles of each symbol there are (public knowledge).
+    pub fn hidden_counts(&self) -> [u8; Tile::SYMBOLS] {
+        let mut n = [0u8; Tile::SYMBOLS];
+        self.for_each_space(|s| {
+            let base = self.start[s] as usize;
+            for t in &self.tiles[base..base + self.height[s].saturating_sub(1) as usize] {
+                n[t.index() as usize] += 1;
+            }
+        });
+        n
+    }
+
+    /// The castle's fields of the compact observation, 144 bytes each by
+    /// space: in the layout, height, Available, on the top floor, top
+    /// symbol + 1. Whole-grid loops without branches, so that they vectorise
+    /// (a vectorized environment writes one observation per decision).
+    pub(crate) fn compact_fields(&self, out: &mut [u8]) {
+        let (space, rest) = out.split_at_mut(SPACES);
+        let (height, rest) = rest.split_at_mut(SPACES);
+        let (available, rest) = rest.split_at_mut(SPACES);
+        let (top_floor, top) = rest.split_at_mut(SPACES);
+        for s in 0..SPACES {
+            let end = if s + 1 < SPACES { self.start[s + 1] } else { Tile::TOTAL as u8 };
+            space[s] = u8::from(end != self.start[s]);
+        }
+        height.copy_from_slice(&self.height);
+        let t = self.top_floor;
+        for (f, &h) in top_floor.iter_mut().zip(self.height.iter()) {
+            *f = u8::from((h == t) & (h > 0));
+        }
+        for (s, a) in available.iter_mut().enumerate() {
+            *a = u8::from(self.is_available(s));
+        }
+        self.for_each_space(|s| {
+            top[s] = self.top(s).map_or(0, |t| t.index() + 1);
+        });
+    }
+
     pub fn hidden_count(&self) -> usize {
         self.hidden_slots().count()
     }

@@ -125,6 +125,7 @@ impl VecEnv {
         let seed = setup.seed;
         let sampler = SplitMix64::stream(seed, SAMPLE_STREAM);
         let mut env = VecEnv { setup, seed, learner, opponent, reward, observation, slots: Vec::new(), pool, sampler };
+        env.slots.try_reserve_exact(n).map_err(|_| Error::Setup(format!("{n} games do not fit in memory")))?;
         for i in 0..n {
             let mut slot = env.deal_n(i, 0, n)?;
             env.play_opponents(&mut slot);
@@ -176,11 +177,9 @@ impl VecEnv {
     fn deal_n(&self, i: usize, episode: u64, n: usize) -> Result<Slot, Error> {
         let game_seed = self.seed.wrapping_add(i as u64).wrapping_add((n as u64).wrapping_mul(episode));
         let state = Setup { seed: game_seed, ..self.setup.clone() }.state()?;
-        let mut scores = [0; MAX_PLAYERS];
-        for (p, sc) in scores.iter_mut().enumerate().take(state.players()) {
-            *sc = state.score(p);
-        }
-        Ok(Slot { state, game_seed, episode, opponent_decisions: 0, scores })
+        // Scores count from 0, so a game's score rewards add up to its final
+        // score even where it starts elsewhere (the solo variant's -15).
+        Ok(Slot { state, game_seed, episode, opponent_decisions: 0, scores: [0; MAX_PLAYERS] })
     }
 
     fn play_opponents(&self, slot: &mut Slot) {

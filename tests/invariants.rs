@@ -227,3 +227,15 @@ fn random_card_games_keep_every_invariant() {
     }
     eprintln!("longest legal list: {longest}");
 }
+
+/// Actions built in Rust with payloads no id names are refused with a reason,
+/// not a panic (a review finding).
+#[test]
+fn out_of_range_payloads_are_refused() {
+    let mut g = Game::new(2, 1, None, Rules::default(), None).unwrap();
+    let before = *g.state();
+    for a in [Action::Take(200), Action::Take(144), Action::Place(16), Action::Shrine(40), Action::Spirit { card: 20, pay: Some(0) }] {
+        assert!(g.apply(a).is_err(), "{a:?}");
+        assert_eq!(*g.state(), before);
+    }
+}

@@ -107,3 +107,37 @@ def test_bad_input_is_an_error_and_changes_nothing():
             dc.VecEnv(2, **kwargs)
     with pytest.raises(ValueError):
         dc.VecEnv(0)
+
+
+def test_review_findings_stay_fixed():
+    """Arrays too large raise MemoryError, a read-only output array is an
+    error (not a panic), strided action arrays are accepted, and score
+    rewards add up to the final score in the solo variant with cards (-15)."""
+    with pytest.raises(MemoryError):
+        dc.VecEnv(1 << 20, players=2, observation="tensor")
+    env = dc.VecEnv(4, players=2, seed=2)
+    obs, masks, *_ = env.reset()
+    masks.flags.writeable = False
+    with pytest.raises(ValueError):
+        env.step(env.sample())
+    masks.flags.writeable = True
+    a = env.sample()
+    env.step(np.repeat(a, 2)[::2])  # not contiguous
+    solo = dc.VecEnv(1, players=1, seed=0, dragons=1, reward="score")
+    solo.reset()
+    total = 0.0
+    while True:
+        _, _, rewards, terminated, _ = solo.step(solo.sample())
+        total += float(rewards[0, 0])
+        if terminated[0]:
+            break
+    g = dc.Game(players=1, seed=0, dragons=1)
+    assert g.scores()[0] == -15
+    # The same game replayed through Game: its final score is the sum.
+    replay = dc.VecEnv(1, players=1, seed=0, dragons=1)
+    replay.reset()
+    while not g.is_over:
+        action = replay.sample()
+        g.apply(int(action[0]))
+        replay.step(action)
+    assert total == g.scores()[0]

@@ -88,23 +88,21 @@ impl PyVecEnv {
         };
         let rules = rules.map(CoreRules::from).unwrap_or_default();
         let setup = Setup { layout, ..Setup::new(players, seed).with_rules(rules).with_cards(cards_arg("Spirit", spirits)?, cards_arg("Dragon", dragons)?) };
-        let env = VecEnv::new(n, setup, threads, learner, opponent, reward, observation).map_err(to_py_err)?;
+        // Through numpy.zeros, so that arrays too large for memory raise
+        // MemoryError (the Rust constructors panic when numpy returns NULL).
+        let zeros = py.import("numpy")?.getattr("zeros")?;
+        let array = |shape: Vec<usize>, dtype: &str| -> PyResult<Bound<'_, PyAny>> { zeros.call1((PyTuple::new(py, shape)?, dtype)) };
         let observations = match observation {
-            Observation::Compact => Some(PyArray2::<u8>::zeros(py, [n, observation.size()], false).into_any().unbind()),
-            Observation::Tensor => {
-                let a = numpy::PyArray::<f32, _>::zeros(py, [n, planes::COUNT, MAX_ROWS, MAX_COLS], false);
-                Some(a.into_any().unbind())
-            }
+            Observation::Compact => Some(array(vec![n, observation.size()], "uint8")?.unbind()),
+            Observation::Tensor => Some(array(vec![n, planes::COUNT, MAX_ROWS, MAX_COLS], "float32")?.unbind()),
             Observation::None => None,
         };
-        Ok(PyVecEnv {
-            observations,
-            masks: PyArray2::zeros(py, [n, NUM_ACTIONS], false).unbind(),
-            rewards: PyArray2::zeros(py, [n, players], false).unbind(),
-            terminated: PyArray1::zeros(py, n, false).unbind(),
-            to_move: PyArray1::zeros(py, n, false).unbind(),
-            env,
-        })
+        let masks = array(vec![n, NUM_ACTIONS], "bool")?.cast_into::<PyArray2<bool>>()?.unbind();
+        let rewards = array(vec![n, players], "float32")?.cast_into::<PyArray2<f32>>()?.unbind();
+        let terminated = array(vec![n], "bool")?.cast_into::<PyArray1<bool>>()?.unbind();
+        let to_move = array(vec![n], "int64")?.cast_into::<PyArray1<i64>>()?.unbind();
+        let env = VecEnv::new(n, setup, threads, learner, opponent, reward, observation).map_err(to_py_err)?;
+        Ok(PyVecEnv { observations, masks, rewards, terminated, to_move, env })
     }
 
     /// Deal every game anew (slot ``i`` from ``seed + i``) and return the arrays.
@@ -117,7 +115,8 @@ impl PyVecEnv {
     /// action raises ``IllegalActionError`` and changes no game.
     fn step<'py>(&mut self, py: Python<'py>, actions: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyTuple>> {
         let ids: Vec<i64> = match actions.extract::<PyReadonlyArray1<'py, i64>>() {
-            Ok(a) => a.as_slice()?.to_vec(),
+            // Any strides (a column of a batch, a reversed view).
+            Ok(a) => a.as_array().iter().copied().collect(),
             Err(_) => actions
                 .extract::<Vec<i64>>()
                 .map_err(|_| PyValueError::new_err("actions must be a 1-d sequence of action ids (ints), one per game"))?,
@@ -169,17 +168,20 @@ impl PyVecEnv {
         let to_move = self.to_move.bind(py).clone();
         let observations = self.observations.as_ref().map(|o| o.bind(py).clone());
         {
-            let mut m = masks.readwrite();
-            let mut r = rewards.readwrite();
-            let mut t = terminated.readwrite();
-            let mut w = to_move.readwrite();
+            // The arrays are the caller's too: one made read-only, or borrowed
+            // elsewhere, is an error, not a panic.
+            let busy = |_| PyValueError::new_err("the arrays of reset()/step() must stay writeable and not be borrowed while stepping");
+            let mut m = masks.try_readwrite().map_err(busy)?;
+            let mut r = rewards.try_readwrite().map_err(busy)?;
+            let mut t = terminated.try_readwrite().map_err(busy)?;
+            let mut w = to_move.try_readwrite().map_err(busy)?;
             let mut compact = None;
             let mut tensor = None;
             if let Some(o) = &observations {
                 if let Ok(a) = o.cast::<PyArray2<u8>>() {
-                    compact = Some(a.readwrite());
+                    compact = Some(a.try_readwrite().map_err(busy)?);
                 } else if let Ok(a) = o.cast::<numpy::PyArray4<f32>>() {
-                    tensor = Some(a.readwrite());
+                    tensor = Some(a.try_readwrite().map_err(busy)?);
                 }
             }
             let rows = match (&mut compact, &mut tensor) {

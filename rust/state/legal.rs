@@ -294,7 +294,9 @@ impl State {
             Phase::Cunning => "SPIRIT (Cunning)",
         };
         if let Action::Spirit { card, .. } = a {
-            let name = crate::cards::SPIRITS.get(card as usize).copied().unwrap_or("?");
+            let Some(name) = crate::cards::SPIRITS.get(card as usize).copied() else {
+                return format!("there is no Spirit card {card}");
+            };
             return if self.spirits & (1 << card) == 0 {
                 format!("the Spirit of {name} is not in play")
             } else if self.tc.used & (1 << card) != 0 {
@@ -334,6 +336,7 @@ impl State {
             return "a Spirit's pick is pending: the next pick must use it (docs/cards.md)".into();
         }
         match a {
+            Action::Take(s) if s as usize >= SPACES => format!("there is no castle space {s}"),
             Action::Take(s) => {
                 let s = s as usize;
                 let (r, c) = (s / MAX_COLS, s % MAX_COLS);

@@ -119,19 +119,7 @@ impl State {
     pub fn compact_observation(&self, seat: usize, out: &mut [u8]) {
         use compact::*;
         out[..SIZE].fill(0);
-        let c = &self.castle;
-        let top = c.top_floor();
-        // Stacks only stand inside the layout's rectangle (`Castle::validate`).
-        c.for_each_space(|s| {
-            out[CASTLE_SPACE + s] = u8::from(c.original_height(s) > 0);
-            let h = c.height(s);
-            if h > 0 {
-                out[CASTLE_HEIGHT + s] = h;
-                out[CASTLE_AVAILABLE + s] = u8::from(c.is_available(s));
-                out[CASTLE_TOP_FLOOR + s] = u8::from(h == top);
-                out[CASTLE_TOP + s] = c.top(s).map_or(0, |t| t.index() + 1);
-            }
-        });
+        self.castle.compact_fields(&mut out[CASTLE_SPACE..REALMS]);
         let n = self.players();
         let shrine_now = if self.phase == Phase::Shrine { self.shrine_cells() } else { 0 };
         for rel in 0..n {
@@ -196,11 +184,7 @@ impl State {
 
     /// How many covered tiles of each symbol remain (public knowledge).
     pub fn hidden_counts(&self) -> [u8; Tile::SYMBOLS] {
-        let mut n = [0u8; Tile::SYMBOLS];
-        for i in self.castle.hidden_slots() {
-            n[self.castle.slot(i).index() as usize] += 1;
-        }
-        n
+        self.castle.hidden_counts()
     }
 
     /// A copy whose covered tiles are re-dealt uniformly among the covered
