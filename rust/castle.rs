@@ -256,9 +256,9 @@ impl Castle {
         let (height, rest) = rest.split_at_mut(SPACES);
         let (available, rest) = rest.split_at_mut(SPACES);
         let (top_floor, top) = rest.split_at_mut(SPACES);
-        for s in 0..SPACES {
+        for (s, in_layout) in space.iter_mut().enumerate() {
             let end = if s + 1 < SPACES { self.start[s + 1] } else { Tile::TOTAL as u8 };
-            space[s] = u8::from(end != self.start[s]);
+            *in_layout = u8::from(end != self.start[s]);
         }
         height.copy_from_slice(&self.height);
         let t = self.top_floor;
