@@ -249,27 +249,25 @@ impl Castle {
 
     /// The castle's fields of the compact observation, 144 bytes each by
     /// space: in the layout, height, Available, on the top floor, top
-    /// symbol + 1. Whole-grid loops without branches, so that they vectorise
-    /// (a vectorized environment writes one observation per decision).
+    /// symbol + 1; `out` comes zeroed. One pass over the layout's rectangle
+    /// (measured faster than whole-grid loops that vectorise).
     pub(crate) fn compact_fields(&self, out: &mut [u8]) {
         let (space, rest) = out.split_at_mut(SPACES);
         let (height, rest) = rest.split_at_mut(SPACES);
         let (available, rest) = rest.split_at_mut(SPACES);
         let (top_floor, top) = rest.split_at_mut(SPACES);
-        for (s, in_layout) in space.iter_mut().enumerate() {
-            let end = if s + 1 < SPACES { self.start[s + 1] } else { Tile::TOTAL as u8 };
-            *in_layout = u8::from(end != self.start[s]);
-        }
-        height.copy_from_slice(&self.height);
         let t = self.top_floor;
-        for (f, &h) in top_floor.iter_mut().zip(self.height.iter()) {
-            *f = u8::from((h == t) & (h > 0));
-        }
-        for (s, a) in available.iter_mut().enumerate() {
-            *a = u8::from(self.is_available(s));
-        }
+        // Stacks only stand inside the layout's rectangle (`validate`).
         self.for_each_space(|s| {
-            top[s] = self.top(s).map_or(0, |t| t.index() + 1);
+            let end = if s + 1 < SPACES { self.start[s + 1] } else { Tile::TOTAL as u8 };
+            space[s] = u8::from(end != self.start[s]);
+            let h = self.height[s];
+            if h > 0 {
+                height[s] = h;
+                available[s] = u8::from(self.is_available(s));
+                top_floor[s] = u8::from(h == t);
+                top[s] = self.tiles[(self.start[s] + h - 1) as usize].index() + 1;
+            }
         });
     }
 
