@@ -17,6 +17,25 @@ use crate::tile::Tile;
 /// Tallest stack a layout can describe (one digit).
 pub const MAX_FLOOR: usize = 9;
 
+/// Masks by space: all ones where the space has a west (east) neighbour in
+/// the grid, so that a neighbour's height is read without a branch or a
+/// division by 12.
+static HAS_WEST: [u8; SPACES] = edge_masks(false);
+static HAS_EAST: [u8; SPACES] = edge_masks(true);
+
+const fn edge_masks(east: bool) -> [u8; SPACES] {
+    let mut m = [0u8; SPACES];
+    let mut s = 0;
+    while s < SPACES {
+        let col = s % MAX_COLS;
+        if (east && col + 1 < MAX_COLS) || (!east && col > 0) {
+            m[s] = 0xFF;
+        }
+        s += 1;
+    }
+    m
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Castle {
     height: [u8; SPACES],
@@ -126,21 +145,24 @@ impl Castle {
         }
     }
 
-    /// The Available spaces whose top tile is `t`, in space order, and how
-    /// many: four slots tested without a branch (which copies are on top
-    /// is unpredictable in a random game).
-    /// The spaces come packed in a word, byte `i` the `i`-th: byte stores
-    /// at a variable index read back as one array stalled store forwarding.
+    /// Which of the four copies of `t` (in slot order, so in space order)
+    /// are Available top tiles, as a 4-bit mask: tested without a branch,
+    /// since which copies are on top is unpredictable in a random game.
+    /// [`Castle::copy_space`] names the space of copy `j`.
     #[inline]
-    pub fn available_tops_of(&self, t: Tile) -> (u64, usize) {
-        let (mut packed, mut n) = (0u64, 0);
-        for &slot in &self.copies[t.index() as usize] {
+    pub fn available_copies(&self, t: Tile) -> u8 {
+        let mut mask = 0u8;
+        for (j, &slot) in self.copies[t.index() as usize].iter().enumerate() {
             let s = self.space_of[slot as usize] as usize;
-            // Byte n is overwritten until a copy is kept there.
-            packed = (packed & !(0xFF << (8 * n))) | (s as u64) << (8 * n);
-            n += usize::from((self.start[s] + self.height[s] == slot + 1) & self.is_available(s));
+            mask |= u8::from((self.start[s] + self.height[s] == slot + 1) & self.is_available(s)) << j;
         }
-        (packed, n)
+        mask
+    }
+
+    /// The space of copy `j` (0..4) of `t`.
+    #[inline]
+    pub fn copy_space(&self, t: Tile, j: usize) -> u8 {
+        self.space_of[self.copies[t.index() as usize][j & 3] as usize]
     }
 
     /// Height of `space` at the deal (the layout), derived from the stack offsets.
@@ -173,9 +195,8 @@ impl Castle {
     #[inline]
     pub fn is_available(&self, space: usize) -> bool {
         let h = self.height[space];
-        let col = space % MAX_COLS;
-        let w = self.height[space.saturating_sub(1)] & 0u8.wrapping_sub(u8::from(col > 0));
-        let e = self.height[(space + 1).min(SPACES - 1)] & 0u8.wrapping_sub(u8::from(col + 1 < MAX_COLS));
+        let w = self.height[space.saturating_sub(1)] & HAS_WEST[space];
+        let e = self.height[(space + 1).min(SPACES - 1)] & HAS_EAST[space];
         (h > 0) & ((w < h) | (e < h))
     }
 

@@ -96,7 +96,9 @@ impl Grid {
     /// pick does both; they share the popcounts).
     #[inline]
     pub fn ranked(&self) -> RankedGrid {
-        RankedGrid(self.0.map(Ranked::new))
+        // Rows 10 and 11 are empty in most layouts (all standard ones).
+        let last = if self.0[2] == 0 { Ranked { bits: 0, sums: 0 } } else { Ranked::new(self.0[2]) };
+        RankedGrid([Ranked::new(self.0[0]), Ranked::new(self.0[1]), last])
     }
 
     /// The `k`-th space in increasing order (`k < self.count()`).

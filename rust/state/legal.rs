@@ -50,14 +50,13 @@ impl State {
             Phase::Complete if plain => {
                 let c = &self.castle;
                 let free = count16(self.players[self.current as usize].realm.placeable());
-                let (pairs, mut n) = c.available_tops_of(self.held[0]);
-                if free < 2 {
-                    n = 0;
-                }
+                let first = self.held[0];
+                let pairs = Ranked16::new(if free >= 2 { c.available_copies(first) as u16 } else { 0 });
+                let n = pairs.count() as usize;
                 let shrine = self.general_shrines > 0 && free >= 1;
                 let k = draw(n + shrine as usize + 1);
                 Some(if k < n {
-                    Action::Take((pairs >> (8 * k)) as u8)
+                    Action::Take(c.copy_space(first, pairs.select(k as u32) as usize))
                 } else if shrine && k == n {
                     Action::TakeShrine
                 } else {
