@@ -204,7 +204,7 @@ impl VecEnv {
         }
         let mut parsed = Vec::with_capacity(n);
         for (i, (&id, slot)) in actions.iter().zip(&self.slots).enumerate() {
-            let a = Action::from_id(id).map_err(|e| Error::Setup(format!("game {i}: {e}")))?;
+            let a = Action::from_id(id).map_err(|e| Error::Parse(format!("game {i}: {e}")))?;
             if !slot.state.is_legal(a) {
                 let s = &slot.state;
                 return Err(Error::Illegal {

@@ -230,13 +230,52 @@ def test_illegal_actions_raise_and_change_nothing(dc):
     before, before_json = g.clone(), g.to_json()
     legal = set(g.legal_action_ids())
     bad = [i for i in range(dc.NUM_ACTIONS) if i not in legal]
-    for spec in bad + [-1, dc.NUM_ACTIONS, 10**30, "take 99,99", "place 0,0,0", "", "fly", "take x,y", 3.5, None, [1]]:
-        with pytest.raises(dc.IllegalActionError) as e:
+    # Issue 12's vocabulary: an id or text that names no action is invalid,
+    # a real action that the rules forbid now is illegal; both carry the
+    # action, the phase (None for invalid input) and the reason.
+    invalid = [-1, dc.NUM_ACTIONS, 10**30, 686, 1023, True, False, "take 99,99", "place 0,0,0", "", "fly",
+               "take x,y", 3.5, None, [1]]
+    illegal = [i for i in bad if i < 686]
+    for spec, kind in [(s, dc.InvalidActionError) for s in invalid] + [(s, dc.IllegalActionError) for s in illegal]:
+        with pytest.raises(kind) as e:
             g.apply(spec)
-        assert isinstance(e.value, ValueError)
+        assert isinstance(e.value, ValueError) and e.value.reason
+        if kind is dc.IllegalActionError:
+            assert e.value.phase == g.phase.name and e.value.action == str(dc.Action(spec))
+        else:
+            assert e.value.phase is None and e.value.action == str(spec)
         assert g == before and g.to_json() == before_json
     with pytest.raises(dc.IllegalActionError, match="phase"):
         g.apply("summon" if g.phase != dc.Phase.ACTION else "place 0,0")
+    import pickle
+
+    try:
+        g.apply("summon")
+    except dc.IllegalActionError as err:
+        back = pickle.loads(pickle.dumps(err))
+        assert type(back) is type(err) and (back.action, back.phase, back.reason) == (err.action, err.phase, err.reason)
+
+
+def test_one_error_vocabulary_in_both_engines():
+    """The Rust and reference engines raise the very same classes, with the
+    same attributes and messages, for the same bad input."""
+    from dragoncastle import reference
+
+    assert dc.IllegalActionError is reference.IllegalActionError and dc.InvalidActionError is reference.InvalidActionError
+    corpus = ["fly", 5000, 686, True, 3.5, "take 99,0", "summon", "place 0,0", "discard", 0, 144, "spirit wind 0,0"]
+    for spec in corpus:
+        caught = []
+        for engine in (dc, reference):
+            try:
+                engine.Game(players=2, seed=1).apply(spec)
+                caught.append(None)
+            except ValueError as e:
+                caught.append((type(e), e.action, e.phase))
+        assert caught[0] == caught[1], spec
+    for engine in (dc, reference):
+        for bad in ({"players": True}, {"seed": True}, {"seed": False}, {"players": 2.0}):
+            with pytest.raises(ValueError):
+                engine.Game(**bad)
 
 
 def test_out_of_range_seats_and_spaces(dc):

@@ -220,7 +220,7 @@ def test_gymnasium_illegal_action_and_render():
     env.reset(seed=2)
     with pytest.raises(dc.IllegalActionError):
         env.step(illegal)
-    with pytest.raises(dc.IllegalActionError):
+    with pytest.raises(dc.InvalidActionError):  # an id that names no action
         env.step(dc.NUM_ACTIONS)
     assert env.game == before
     env.step(int(np.flatnonzero(env.action_mask())[0]))  # still playable after the error

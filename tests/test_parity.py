@@ -30,13 +30,19 @@ def test_parity_sample_with_cards(first):
 
 
 def test_reference_never_imports_the_rust_core():
-    """Parity proves something only if the engines share no code."""
+    """Parity proves something only if the engines share no code. The one
+    exception is ``dragoncastle.errors``: the two error classes, shared so
+    that one ``except`` serves both engines; it holds no game logic and
+    imports nothing of the package."""
     folder = Path(dragoncastle.reference.__file__).parent
     for path in folder.glob("*.py"):
         tree = ast.parse(path.read_text())
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom):
                 assert node.level >= 1 or not (node.module or "").startswith("dragoncastle"), f"{path.name} imports {node.module}"
-                assert node.level <= 1, f"{path.name} reaches outside the reference package"
+                shared_errors = node.level == 2 and node.module == "errors"
+                assert node.level <= 1 or shared_errors, f"{path.name} reaches outside the reference package"
             if isinstance(node, ast.Import):
                 assert not any(a.name.startswith("dragoncastle") for a in node.names), path.name
+    errors = ast.parse((folder.parent / "errors.py").read_text())
+    assert not [n for n in ast.walk(errors) if isinstance(n, ast.ImportFrom) and (n.level or "dragoncastle" in (n.module or ""))]

@@ -19,6 +19,7 @@ __all__ = [
     "ActionKind",
     "Game",
     "IllegalActionError",
+    "InvalidActionError",
     "Layout",
     "MCTS",
     "VecEnv",
@@ -48,7 +49,7 @@ DRAGONS: list[str]
 _Space: TypeAlias = tuple[int, int]
 _Cell: TypeAlias = tuple[int, int]
 
-class IllegalActionError(ValueError): ...
+from .errors import IllegalActionError as IllegalActionError, InvalidActionError as InvalidActionError
 
 @final
 class TileType:

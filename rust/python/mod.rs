@@ -3,11 +3,11 @@
 //! input can make the core panic (the core returns `Result` for user input).
 
 use numpy::{PyArray1, PyArrayMethods};
-use pyo3::create_exception;
+
 use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyDict, PyList, PyString, PyTuple};
+use pyo3::types::{PyDict, PyList, PyString, PyTuple, PyType};
 
 use crate::action::{Action as CoreAction, ActionKind as CoreKind, ActionList, NUM_ACTIONS, SPIRITS};
 use crate::error::Error;
@@ -24,17 +24,47 @@ use crate::{agents, render, Game as CoreGame};
 mod search;
 mod vecenv;
 
-create_exception!(
-    _core,
-    IllegalActionError,
-    PyValueError,
-    "An action that is malformed or not legal now; the game is left unchanged."
-);
+/// `dragoncastle.errors.InvalidActionError` and `IllegalActionError`: Python
+/// classes shared with the reference engine, so that one `except` serves
+/// both engines.
+static ERROR_CLASSES: PyOnceLock<(Py<PyType>, Py<PyType>)> = PyOnceLock::new();
 
+fn error_classes(py: Python<'_>) -> PyResult<&(Py<PyType>, Py<PyType>)> {
+    ERROR_CLASSES.get_or_try_init(py, || {
+        let m = py.import("dragoncastle.errors")?;
+        let class = |name: &str| -> PyResult<Py<PyType>> { Ok(m.getattr(name)?.cast_into::<PyType>()?.unbind()) };
+        Ok((class("InvalidActionError")?, class("IllegalActionError")?))
+    })
+}
+
+/// An action error with its attributes: `invalid` for input that names no
+/// action, else an action that is not legal now.
+fn action_error(invalid: bool, message: String, action: Option<String>, phase: Option<&str>, reason: String) -> PyErr {
+    Python::attach(|py| {
+        let make = || -> PyResult<PyErr> {
+            let (inv, ill) = error_classes(py)?;
+            let class = if invalid { inv } else { ill };
+            let kwargs = PyDict::new(py);
+            kwargs.set_item("action", action)?;
+            kwargs.set_item("phase", phase)?;
+            kwargs.set_item("reason", reason)?;
+            Ok(PyErr::from_value(class.bind(py).call((message,), Some(&kwargs))?))
+        };
+        make().unwrap_or_else(|e| e)
+    })
+}
+
+/// Input that names no action (`input` as given, when known).
+fn invalid_action(input: Option<String>, reason: String) -> PyErr {
+    action_error(true, reason.clone(), input, None, reason)
+}
 
 fn to_py_err(e: Error) -> PyErr {
     match e {
-        Error::Illegal { .. } | Error::Parse(_) => IllegalActionError::new_err(e.to_string()),
+        Error::Illegal { ref action, phase, ref reason } => {
+            action_error(false, e.to_string(), Some(action.clone()), Some(phase), reason.clone())
+        }
+        Error::Parse(m) => invalid_action(None, m),
         Error::Setup(_) => PyValueError::new_err(e.to_string()),
     }
 }
@@ -373,22 +403,38 @@ impl PyAction {
     }
 }
 
+/// An int argument that is not a bool (Python's True is an int, but never a
+/// player count, a seed or an id).
+fn int_not_bool(v: &Bound<'_, PyAny>) -> PyResult<i64> {
+    if v.is_instance_of::<pyo3::types::PyBool>() {
+        return Err(PyValueError::new_err(format!("expected an integer, not a bool ({v})")));
+    }
+    // ValueError, as the reference engine says for any bad count.
+    v.extract::<i64>().map_err(|_| PyValueError::new_err(format!("expected an integer; got {v}")))
+}
+
 fn parse_action(spec: &Bound<'_, PyAny>) -> PyResult<CoreAction> {
     if let Ok(a) = spec.cast::<PyAction>() {
         return Ok(a.get().0);
     }
     if let Ok(s) = spec.cast::<PyString>() {
-        return CoreAction::parse(s.to_str()?).map_err(to_py_err);
+        let text = s.to_str()?;
+        return CoreAction::parse(text).map_err(|e| invalid_action(Some(text.to_string()), e.to_string()));
+    }
+    let shown = || spec.str().map(|s| s.to_string()).ok();
+    // A bool is an int to Python, but True is no action id.
+    if spec.is_instance_of::<pyo3::types::PyBool>() {
+        return Err(invalid_action(shown(), format!("a bool is not an action id; got {}", shown().unwrap_or_default())));
     }
     match spec.extract::<i64>() {
-        Ok(id) => CoreAction::from_id(id).map_err(to_py_err),
+        Ok(id) => CoreAction::from_id(id).map_err(|e| invalid_action(shown(), e.to_string())),
         Err(_) if spec.is_instance_of::<pyo3::types::PyInt>() => {
-            Err(IllegalActionError::new_err(format!("action id {spec} out of range 0..{NUM_ACTIONS}")))
+            Err(invalid_action(shown(), format!("action id {spec} out of range 0..{NUM_ACTIONS}")))
         }
-        Err(_) => Err(IllegalActionError::new_err(format!(
-            "an action is an Action, an int id or a text such as 'take 2,5'; got {}",
-            spec.get_type().name()?
-        ))),
+        Err(_) => Err(invalid_action(
+            shown(),
+            format!("an action is an Action, an int id or a text such as 'take 2,5'; got {}", spec.get_type().name()?),
+        )),
     }
 }
 
@@ -620,7 +666,7 @@ impl PyGame {
     #[pyo3(signature = (players = 2, seed = None, *, spirits = None, dragons = None, layout = None, rules = None, deal = None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
-        players: i64,
+        #[pyo3(from_py_with = int_not_bool)] players: i64,
         seed: Option<&Bound<'_, PyAny>>,
         spirits: Option<&Bound<'_, PyAny>>,
         dragons: Option<&Bound<'_, PyAny>>,
@@ -628,12 +674,15 @@ impl PyGame {
         rules: Option<PyRules>,
         deal: Option<Vec<String>>,
     ) -> PyResult<Self> {
+        // A bool is an int to Python, but True players or seed is a mistake.
+        let is_bool = |v: &Bound<'_, PyAny>| v.is_instance_of::<pyo3::types::PyBool>();
         if !(1..=4).contains(&players) {
-            return Err(PyValueError::new_err(format!("players must be 1 to 4; got {players}")));
+            return Err(PyValueError::new_err(format!("players must be 1 (solo) to 4; got {players}")));
         }
         let seed = match seed {
             None => fresh_seed(),
             Some(s) if s.is_none() => fresh_seed(),
+            Some(s) if is_bool(s) => return Err(PyValueError::new_err("seed must be an integer in 0..2**64; got a bool")),
             Some(s) => s.extract::<u64>().map_err(|_| PyValueError::new_err("seed must be an integer in 0..2**64"))?,
         };
         let spirits = cards_arg("Spirit", spirits)?;
@@ -1118,7 +1167,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyLayout>()?;
     m.add_class::<PyRules>()?;
     m.add_class::<PyRealm>()?;
-    m.add("IllegalActionError", py.get_type::<IllegalActionError>())?;
+    let (invalid, illegal) = error_classes(py)?;
+    m.add("InvalidActionError", invalid.clone_ref(py))?;
+    m.add("IllegalActionError", illegal.clone_ref(py))?;
     m.add("NUM_ACTIONS", NUM_ACTIONS)?;
     m.add("OBSERVATION_SHAPE", PyTuple::new(py, OBSERVATION_SHAPE)?)?;
     m.add("SPIRITS", SPIRITS.to_vec())?;

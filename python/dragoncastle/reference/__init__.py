@@ -15,7 +15,7 @@ Phase.COMPLETE
 from __future__ import annotations
 
 from . import agents
-from .actions import DRAGONS, MAX_LEGAL_ACTIONS, NUM_ACTIONS, SPIRITS, Action, ActionKind, IllegalActionError
+from .actions import DRAGONS, MAX_LEGAL_ACTIONS, NUM_ACTIONS, SPIRITS, Action, ActionKind, IllegalActionError, InvalidActionError
 from .dragons import dragon_points
 from .game import Game, Rules
 from .layout import Layout
@@ -27,6 +27,6 @@ from .tiles import Tile, TileType
 
 __all__ = [
     "COMPACT_OBSERVATION_SIZE", "DRAGONS", "MAX_LEGAL_ACTIONS", "agents", "NUM_ACTIONS", "OBSERVATION_SHAPE", "OBSERVATION_VERSION", "SPIRITS",
-    "Action", "ActionKind", "Game", "IllegalActionError", "Layout", "Phase", "Realm", "Rules", "Tile", "TileType",
+    "Action", "ActionKind", "Game", "IllegalActionError", "InvalidActionError", "Layout", "Phase", "Realm", "Rules", "Tile", "TileType",
     "dragon_points", "observation_shape", "solo_rank",
 ]

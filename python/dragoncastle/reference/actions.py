@@ -34,8 +34,12 @@ RESERVED0 = CHANGE0 + 16 * len(TileType)  # 686
 TYPE_WORDS = [t.name.lower() for t in TileType]
 
 
-class IllegalActionError(ValueError):
-    """An action that is malformed or not legal now; the game is left unchanged."""
+# The error classes are shared with the Rust engine (pure Python, errors.py).
+from ..errors import IllegalActionError, InvalidActionError  # noqa: E402,F401
+
+
+def _invalid(message: str, given: object) -> InvalidActionError:
+    return InvalidActionError(message, action=str(given), reason=message)
 
 
 class ActionKind(enum.Enum):
@@ -65,12 +69,12 @@ class ActionKind(enum.Enum):
 
 def _coords(text: str, side: int, original: str) -> tuple[int, int]:
     if "," not in text:
-        raise IllegalActionError(f"cannot parse action {original!r}: expected row,col")
+        raise _invalid(f'cannot parse action "{original}": expected row,col', original)
     r, c = (part.strip() for part in text.split(",", 1))
     if not (r.isdigit() and c.isdigit()):
-        raise IllegalActionError(f"cannot parse action {original!r}: row and column must be numbers")
+        raise _invalid(f'cannot parse action "{original}": row and column must be numbers', original)
     if int(r) >= side or int(c) >= side:
-        raise IllegalActionError(f"cannot parse action {original!r}: ({r},{c}) is outside the {side}x{side} grid")
+        raise _invalid(f'cannot parse action "{original}": ({r},{c}) is outside the {side}x{side} grid', original)
     return int(r), int(c)
 
 
@@ -86,15 +90,17 @@ class Action:
             self.id = spec.id
         elif isinstance(spec, str):
             self.id = Action.parse(spec).id
+        elif isinstance(spec, bool):  # an int to Python, but True is no action id
+            raise _invalid(f"a bool is not an action id; got {spec}", spec)
         elif isinstance(spec, int) or hasattr(spec, "__index__"):
             number = spec.__index__()
             if not 0 <= number < NUM_ACTIONS:
-                raise IllegalActionError(f"action id {number} out of range 0..{NUM_ACTIONS}")
+                raise _invalid(f"action id {number} out of range 0..{NUM_ACTIONS}", spec)
             if number >= RESERVED0:
-                raise IllegalActionError(f"action id {number} is reserved (ids {RESERVED0}..{NUM_ACTIONS - 1} name no action)")
+                raise _invalid(f"action id {number} is reserved", spec)
             self.id = number
         else:
-            raise IllegalActionError(f"an action is an Action, an int id or a text such as 'take 2,5'; got {type(spec).__name__}")
+            raise _invalid(f"an action is an Action, an int id or a text such as 'take 2,5'; got {type(spec).__name__}", spec)
 
     # Constructors by kind.
     @staticmethod
@@ -193,12 +199,12 @@ class Action:
         simple = {"take-shrine": TAKE_SHRINE, "discard": DISCARD, "summon": SUMMON, "done": DONE}
         if word in simple:
             if rest:
-                raise IllegalActionError(f"cannot parse action {text!r}: unexpected arguments")
+                raise _invalid(f'cannot parse action "{text}": unexpected arguments', text)
             return Action(simple[word])
         if word == "spirit":
             name, pay = (rest.split(None, 1) + ["", ""])[:2]
             if name not in SPIRITS or not pay.strip():
-                raise IllegalActionError(f"cannot parse action {text!r}: expected spirit NAME row,col|shrine")
+                raise _invalid(f'cannot parse action "{text}": expected spirit NAME row,col|shrine', text)
             pay = pay.strip()
             pay_index = PAY_SHRINE if pay == "shrine" else _cell_index(_coords(pay, REALM_SIDE, text))
             return Action(SPIRIT0 + SPIRITS.index(name) * PAY_OPTIONS + pay_index)
@@ -210,11 +216,11 @@ class Action:
         if word == "change":
             where, kind = (rest.rsplit(None, 1) + ["", ""])[:2] if rest else ("", "")
             if kind not in TYPE_WORDS:
-                raise IllegalActionError(f"cannot parse action {text!r}: expected change row,col TYPE "
-                                         f"(TYPE one of {' '.join(TYPE_WORDS)})")
+                raise _invalid(f'cannot parse action "{text}": expected change row,col TYPE '
+                               f"(TYPE one of {' '.join(TYPE_WORDS)})", text)
             cell = _coords(where, REALM_SIDE, text)
             return Action(CHANGE0 + _cell_index(cell) * len(TileType) + TYPE_WORDS.index(kind))
-        raise IllegalActionError(f"cannot parse action {text!r}: unknown action word")
+        raise _invalid(f'cannot parse action "{text}": unknown action word', text)
 
     @property
     def kind(self) -> ActionKind:

@@ -69,10 +69,13 @@ class Game:
 
     def __init__(self, players: int = 2, seed: int | None = None, *, spirits: Any = None, dragons: Any = None,
                  layout: Layout | str | None = None, rules: Rules | None = None, deal: Iterable[str] | None = None) -> None:
-        if not isinstance(players, int) or not 1 <= players <= 4:
+        # A bool is an int to Python, but True players or seed is a mistake.
+        if isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= 4:
             raise ValueError(f"players must be 1 (solo) to 4; got {players}")
         if seed is None:
             seed = random.SystemRandom().getrandbits(64)
+        if isinstance(seed, bool):
+            raise ValueError("seed must be an integer in 0..2**64; got a bool")
         if not isinstance(seed, int) or not 0 <= seed < 2**64:
             raise ValueError("seed must be an integer in 0..2**64")
         # R-SETUP-3: the cards in play, by name or drawn from the seed (docs/cards.md "The draw").
@@ -422,7 +425,9 @@ class Game:
         """Apply an Action, an id or a text; an illegal one raises and changes nothing."""
         action = Action(action)
         if action not in self.legal_actions():
-            raise IllegalActionError(f"illegal action {str(action)!r} in phase {self.phase.name}: {self._why_illegal(action)}")
+            reason = self._why_illegal(action)
+            raise IllegalActionError(f'illegal action "{action}" in phase {self.phase.name}: {reason}',
+                                     action=str(action), phase=self.phase.name, reason=reason)
         self._play(action)
         self.history.append(action)
         self.history_by_dragon.append(False)
