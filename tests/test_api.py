@@ -469,3 +469,19 @@ def test_observations_default_to_the_player_to_move(dc):
     t = g.observation_tensor(p)
     assert np.array_equal(c[144:288], np.rint(t[1].ravel() * 9))
     assert c[1059] == int(np.argmax(t[247:261, 0, 0]))
+
+
+def test_enums_and_realms_pickle_and_copy(dc):
+    """Issue 12: results cross processes, so Phase, ActionKind, TileType and
+    Realm pickle and copy (both engines)."""
+    import copy
+    import pickle
+
+    for value in (dc.Phase.SHRINE, dc.Phase.CUNNING, dc.ActionKind.CHANGE, dc.TileType.WIND):
+        for back in (pickle.loads(pickle.dumps(value)), copy.copy(value), copy.deepcopy(value)):
+            assert back == value and back.name == value.name
+    g = play_random(dc.Game(players=2, seed=3, spirits=2), 3, steps=150)
+    for p in range(2):
+        realm = g.realm(p)
+        for back in (pickle.loads(pickle.dumps(realm)), copy.copy(realm), copy.deepcopy(realm)):
+            assert back == realm and back.text == realm.text

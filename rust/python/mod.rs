@@ -105,6 +105,11 @@ impl PyTileType {
     fn is_faction(&self) -> bool {
         (*self as u8) < 3
     }
+    /// Pickle and copy by name (results cross processes).
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyType>, &'static str))> {
+        let py = slf.py();
+        Ok((py.import("builtins")?.getattr("getattr")?, (slf.as_any().get_type(), slf.get().name())))
+    }
 }
 
 #[pyclass(module = "dragoncastle._core", name = "Phase", eq, eq_int, hash, frozen, from_py_object)]
@@ -153,6 +158,11 @@ impl PyPhase {
     #[getter]
     fn name(&self) -> &'static str {
         CorePhase::ALL[*self as usize].name()
+    }
+    /// Pickle and copy by name (results cross processes).
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyType>, &'static str))> {
+        let py = slf.py();
+        Ok((py.import("builtins")?.getattr("getattr")?, (slf.as_any().get_type(), slf.get().name())))
     }
 }
 
@@ -209,6 +219,11 @@ impl PyActionKind {
             "TAKE", "TAKE_SHRINE", "DISCARD", "SUMMON", "PLACE", "SHRINE", "DONE", "SPIRIT", "DESTROY", "FLIP", "SHRINE_FROM", "SHRINE_TO",
             "MOVE_FROM", "MOVE_TO", "SET", "CHANGE",
         ][*self as usize]
+    }
+    /// Pickle and copy by name (results cross processes).
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyType>, &'static str))> {
+        let py = slf.py();
+        Ok((py.import("builtins")?.getattr("getattr")?, (slf.as_any().get_type(), slf.get().name())))
     }
 }
 
@@ -546,7 +561,8 @@ impl PyLayout {
 // ---------------------------------------------------------------- Realm view
 
 /// A snapshot of one player's Realm (it does not follow later moves).
-#[pyclass(module = "dragoncastle._core", name = "Realm", frozen)]
+#[pyclass(module = "dragoncastle._core", name = "Realm", frozen, eq)]
+#[derive(PartialEq)]
 pub struct PyRealm(CoreRealm);
 
 #[pymethods]
@@ -561,6 +577,10 @@ impl PyRealm {
     #[getter]
     fn text(&self) -> String {
         self.0.to_text()
+    }
+    /// Pickle and copy through the text, which holds the whole Realm.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        Ok((slf.get_type().getattr("parse")?, (slf.get().0.to_text(),)))
     }
     fn height(&self, cell: (i64, i64)) -> PyResult<u8> {
         Ok(self.0.height(cell_index(cell)?))

@@ -7,6 +7,7 @@ the rules: face-down tiles never count again, so their symbols are not kept.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from .tiles import Tile, TileType
 
@@ -59,6 +60,12 @@ class Realm:
         self.face_up: dict[Cell, Tile] = {}
         self.shrines: set[Cell] = set()
 
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, Realm) and other.heights == self.heights and other.face_up == self.face_up
+                and other.shrines == self.shrines)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable: no hash, like a list
+
     def copy(self) -> "Realm":
         other = Realm()
         other.heights = dict(self.heights)
@@ -96,6 +103,22 @@ class Realm:
                 except ValueError:
                     raise ValueError(f"realm cell {r},{c}: bad text {word!r} (expected ., 3Me2, 2# or 2S)") from None
         return realm
+
+    @property
+    def text(self) -> str:
+        """The text of :meth:`parse` (one line per row, each ending in a newline)."""
+        def word(cell: Cell) -> str:
+            h = self.heights[cell]
+            if h == 0:
+                return "."
+            if cell in self.face_up:
+                return f"{h}{self.face_up[cell]}"
+            return f"{h}S" if cell in self.shrines else f"{h}#"
+        return "".join(" ".join(word((r, c)) for c in range(SIDE)) + "\n" for r in range(SIDE))
+
+    def __reduce__(self) -> Any:
+        # Pickled as its text, as the Rust engine's Realm.
+        return (Realm.parse, (self.text,))
 
     def height(self, cell: Cell) -> int:
         return self.heights[_checked(cell)]
