@@ -86,11 +86,13 @@ impl PartialEq for Game {
 }
 
 #[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct RulesJson {
     dragon_set_bonus: bool,
 }
 
 #[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct SummaryJson {
     phase: String,
     current_player: usize,
@@ -370,7 +372,13 @@ impl Game {
     /// replaying the game; a summary that disagrees with the replay is an error.
     pub fn from_json(text: &str) -> Result<Game, Error> {
         let bad = |m: String| Error::Setup(format!("invalid game JSON: {m}"));
-        let j: GameJson = serde_json::from_str(text).map_err(|e| bad(e.to_string()))?;
+        // Objects only: serde would also read a struct from a JSON array.
+        let value: serde_json::Value = serde_json::from_str(text).map_err(|e| bad(e.to_string()))?;
+        let object = |v: Option<&serde_json::Value>| v.is_none_or(|v| v.is_object() || v.is_null());
+        if !value.is_object() || !object(value.get("rules")) || value.get("rules").is_some_and(|r| r.is_null()) || !object(value.get("summary")) {
+            return Err(bad("the game, its rules and its summary must be JSON objects".into()));
+        }
+        let j: GameJson = serde_json::from_value(value).map_err(|e| bad(e.to_string()))?;
         if j.format != JSON_FORMAT {
             return Err(bad(format!("format is {:?}, expected {JSON_FORMAT:?}", j.format)));
         }

@@ -485,3 +485,40 @@ def test_enums_and_realms_pickle_and_copy(dc):
         realm = g.realm(p)
         for back in (pickle.loads(pickle.dumps(realm)), copy.copy(realm), copy.deepcopy(realm)):
             assert back == realm and back.text == realm.text
+
+
+def test_one_corpus_of_bad_input_in_both_engines():
+    """Issue 12: the same bad input raises the same exception type in both
+    engines, and JSON is objects only, with no unknown key anywhere."""
+    from dragoncastle import reference
+
+    good = json.loads(dc.Game(players=2, seed=4).to_json())
+    documents = [
+        "[]", json.dumps([good]), json.dumps({**good, "rules": []}), json.dumps({**good, "rules": None}),
+        json.dumps({**good, "rules": {"dragon_set_bonus": True, "house_rule": 1}}),
+        json.dumps({**good, "summary": [1]}), json.dumps({**good, "summary": {**good["summary"], "x": 1}}),
+        "[" * 100_000 + "]" * 100_000, '{"a":' * 50_000 + "1" + "}" * 50_000,
+    ]
+    probes = [(f"from_json #{i}", lambda e, d=d: e.Game.from_json(d)) for i, d in enumerate(documents)] + [
+        ("rules='x'", lambda e: e.Game(rules="x")),
+        ("determinize(-1)", lambda e: e.Game(seed=1).determinize(-1)),
+        ("determinize(2**64)", lambda e: e.Game(seed=1).determinize(2**64)),
+        ("fullwidth digit", lambda e: e.Action("take \uff10,0")),
+        ("superscript digit", lambda e: e.Action("take \u00b2,0")),
+        ("Tile('Xx1')", lambda e: e.Tile("Xx1")),
+        ("Action('fly')", lambda e: e.Action("fly")),
+        ("apply('fly')", lambda e: e.Game(seed=1).apply("fly")),
+        ("players=True", lambda e: e.Game(players=True)),
+    ]
+    for name, probe in probes:
+        raised = []
+        for engine in (dc, reference):
+            try:
+                probe(engine)
+                raised.append(None)
+            except Exception as err:  # noqa: BLE001 - the type is what is compared
+                raised.append(type(err))
+        assert raised[0] is not None and raised[0] is raised[1], (name, raised)
+    # And the good document still loads in both.
+    assert dc.Game.from_json(json.dumps(good)) == dc.Game(players=2, seed=4)
+    assert reference.Game.from_json(json.dumps(good)) == reference.Game(players=2, seed=4)

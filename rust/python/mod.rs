@@ -24,6 +24,9 @@ use crate::{agents, render, Game as CoreGame};
 mod search;
 mod vecenv;
 
+/// `(getattr, (class, name))`: how an enum member pickles.
+type ByName<'py> = (Bound<'py, PyAny>, (Bound<'py, PyType>, &'static str));
+
 /// `dragoncastle.errors.InvalidActionError` and `IllegalActionError`: Python
 /// classes shared with the reference engine, so that one `except` serves
 /// both engines.
@@ -106,7 +109,7 @@ impl PyTileType {
         (*self as u8) < 3
     }
     /// Pickle and copy by name (results cross processes).
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyType>, &'static str))> {
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<ByName<'py>> {
         let py = slf.py();
         Ok((py.import("builtins")?.getattr("getattr")?, (slf.as_any().get_type(), slf.get().name())))
     }
@@ -160,7 +163,7 @@ impl PyPhase {
         CorePhase::ALL[*self as usize].name()
     }
     /// Pickle and copy by name (results cross processes).
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyType>, &'static str))> {
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<ByName<'py>> {
         let py = slf.py();
         Ok((py.import("builtins")?.getattr("getattr")?, (slf.as_any().get_type(), slf.get().name())))
     }
@@ -221,7 +224,7 @@ impl PyActionKind {
         ][*self as usize]
     }
     /// Pickle and copy by name (results cross processes).
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyType>, &'static str))> {
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<ByName<'py>> {
         let py = slf.py();
         Ok((py.import("builtins")?.getattr("getattr")?, (slf.as_any().get_type(), slf.get().name())))
     }

@@ -71,7 +71,8 @@ def _coords(text: str, side: int, original: str) -> tuple[int, int]:
     if "," not in text:
         raise _invalid(f'cannot parse action "{original}": expected row,col', original)
     r, c = (part.strip() for part in text.split(",", 1))
-    if not (r.isdigit() and c.isdigit()):
+    # ASCII digits only (str.isdigit also takes "０" and "²"), as the Rust engine.
+    if not (r.isascii() and c.isascii() and r.isdigit() and c.isdigit()):
         raise _invalid(f'cannot parse action "{original}": row and column must be numbers', original)
     if int(r) >= side or int(c) >= side:
         raise _invalid(f'cannot parse action "{original}": ({r},{c}) is outside the {side}x{side} grid', original)

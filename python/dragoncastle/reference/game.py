@@ -95,6 +95,8 @@ class Game:
             check_deal(self.deal)
         self.players = players
         self.layout = layout
+        if rules is not None and not isinstance(rules, Rules):
+            raise TypeError(f"{type(rules).__name__!r} object is not an instance of 'Rules'")
         self.rules = rules or Rules()
         # Set by clone(history=False): how many of the player's actions undo
         # may not revert (the Rust engine keeps no undo states for them).
@@ -972,8 +974,11 @@ class Game:
         """Load and check by replaying every action."""
         try:
             data = json.loads(text)
-        except (ValueError, TypeError) as e:
+        except (ValueError, TypeError, RecursionError) as e:  # deep nesting is bad input too
             raise ValueError(f"invalid game JSON: {e}") from None
+        if not isinstance(data, dict) or not isinstance(data.get("rules", {}), dict) \
+                or not isinstance(data.get("summary") or {}, dict):
+            raise ValueError("invalid game JSON: the game, its rules and its summary must be JSON objects")
         if not isinstance(data, dict) or data.get("format") != JSON_FORMAT or type(data.get("version")) is not int \
                 or data["version"] not in (1, JSON_VERSION):
             found = (data.get("format"), data.get("version")) if isinstance(data, dict) else (None, None)
@@ -992,7 +997,8 @@ class Game:
         if data["version"] == 1 and (spirits or dragon_cards):
             raise ValueError("invalid game JSON: version 1 has no cards")
         rules, actions, seed = data["rules"], data["actions"], data["seed"]
-        if not (isinstance(rules, dict) and isinstance(rules.get("dragon_set_bonus"), bool) and isinstance(actions, list)
+        if not (isinstance(rules, dict) and rules.keys() == {"dragon_set_bonus"} and isinstance(rules["dragon_set_bonus"], bool)
+                and isinstance(actions, list)
                 and isinstance(data["deal"], list) and isinstance(data["layout"], str) and type(data["players"]) is int
                 and (seed is None or (type(seed) is int and 0 <= seed < 2**64))):
             raise ValueError("invalid game JSON: a field has the wrong type")
@@ -1063,6 +1069,11 @@ class Game:
         """A copy with the covered tiles re-dealt among the covered positions
         (docs/seeding.md). The deal gets the same tiles, and undo replays from
         it, so undoing in the copy never shows the true covered tiles."""
+        # As the Rust engine: a seed is an unsigned 64-bit integer.
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise TypeError(f"{type(seed).__name__!r} object cannot be interpreted as an integer")
+        if not 0 <= seed < 2**64:
+            raise OverflowError("can't convert negative int to unsigned" if seed < 0 else "int too big to convert")
         positions = self.covered_positions()
         # In code order first, so that nothing of the true order is left.
         tiles = sorted(self.castle.stacks[space][floor - 1] for space, floor in positions)
