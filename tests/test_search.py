@@ -824,6 +824,11 @@ def test_cli_solo_prints_ranks(capsys):
     ["solo", "--games", "0"],
     ["arena", "--seats", "mcts:foo=1", "greedy", "--games", "2"],
     ["arena", "--threads", "0", "--games", "2"],
+    ["arena", "--seed", "12345678901234567890123"],
+    ["bench", "--games", "0"],
+    ["bench", "--seconds", "-1"],
+    ["bench", "--seconds", "nan"],
+    ["play", "--seats", "greedy"],
 ])
 def test_cli_rejects_bad_arguments(argv, capsys):
     from dragoncastle.cli import main
@@ -832,6 +837,16 @@ def test_cli_rejects_bad_arguments(argv, capsys):
         main(argv)
     assert e.value.code == 2
     assert "error" in capsys.readouterr().err
+
+
+def test_cli_output_piped_into_head_ends_quietly():
+    """Issue 12: `dragoncastle play -v | head -2` prints no traceback."""
+    import subprocess
+    import sys
+
+    cmd = f"{sys.executable} -m dragoncastle play -v --seed 3 | head -2"
+    r = subprocess.run(["bash", "-c", "set -o pipefail; " + cmd], capture_output=True, text=True, timeout=120)
+    assert r.stdout.count("\n") == 2 and "Traceback" not in r.stderr and "BrokenPipe" not in r.stderr, r.stderr
 
 
 # ---------------------------------------------------------------- Ctrl-C

@@ -65,6 +65,17 @@ def make_agent(spec: str, seed: int) -> Any:
         raise SystemExit(str(e)) from None
 
 
+def positive_seconds(text: str) -> float:
+    """argparse type: a time in seconds, more than 0 and at most an hour."""
+    try:
+        x = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 < x <= 3600:  # also rejects nan and inf
+        raise argparse.ArgumentTypeError(f"must be more than 0 and at most 3600 seconds, got {text}")
+    return x
+
+
 def positive(text: str) -> int:
     """argparse type: a whole number >= 1."""
     try:
@@ -316,14 +327,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     add_card_args(pa)
     pa.set_defaults(func=cmd_arena)
     pb = sub.add_parser("bench", help="engine throughput, Rust vs pure Python, as a table (about a minute)")
-    pb.add_argument("--seconds", type=float, default=0.3, help="time per measurement batch")
+    pb.add_argument("--seconds", type=positive_seconds, default=0.3, help="time per measurement batch")
     pb.add_argument("--games", type=positive, default=20_000, help="games per batch-playout measurement")
     pb.add_argument("--plot", metavar="FILE.png", help="also draw Rust vs Python time per operation (needs matplotlib)")
     pb.set_defaults(func=cmd_bench)
     args = p.parse_args(argv)
     if args.command == "play" and not 2 <= len(args.seats) <= 4:
         p.error("--seats needs 2 to 4 agents")
-    return int(args.func(args))
+    try:
+        return int(args.func(args))
+    except BrokenPipeError:
+        # The reader went away (`dragoncastle play -v | head`): stop quietly,
+        # and keep Python from complaining again when it flushes stdout at exit.
+        import os
+        import sys
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":
