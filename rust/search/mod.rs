@@ -208,7 +208,7 @@ impl<'a> Budget<'a> {
         // At least one iteration, whatever the clock says.
         done >= self.iterations
             || (done > 0
-                && done.is_multiple_of(8)
+                && done % 8 == 0
                 && (self.deadline.is_some_and(|d| Instant::now() >= d) || self.stop.is_some_and(|s| s.load(Ordering::Relaxed))))
     }
 }
