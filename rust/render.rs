@@ -21,8 +21,8 @@ pub fn text(s: &State) -> String {
     let who = if s.is_solo() { "solo against the Dragon of Ingenuity".to_string() } else { format!("{} players", s.players()) };
     let _ = writeln!(
         o,
-        "Dragon Castle: {who}, turn {}, {status}; top floor {}, {} tiles left, Countdown {} left{}",
-        s.turn() + 1,
+        "Dragon Castle: {who}, {} turns played (g.turn), {status}; top floor {}, {} tiles left, Countdown {} left{}",
+        s.turn(),
         c.top_floor(),
         c.remaining(),
         s.countdown_left(),

@@ -522,3 +522,15 @@ def test_one_corpus_of_bad_input_in_both_engines():
     # And the good document still loads in both.
     assert dc.Game.from_json(json.dumps(good)) == dc.Game(players=2, seed=4)
     assert reference.Game.from_json(json.dumps(good)) == reference.Game(players=2, seed=4)
+
+
+def test_the_picture_counts_turns_as_game_turn_and_has_a_legend(dc, capsys):
+    """Issue 12: str(g) numbers turns as g.turn does; `play --help` explains the picture."""
+    g = play_random(dc.Game(players=2, seed=6), 6, steps=40)
+    assert f"{g.turn} turns played" in str(g)
+    from dragoncastle.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["play", "--help"])
+    out = capsys.readouterr().out
+    assert "reading the picture" in out and "Available" in out and "2#S" in out

@@ -65,6 +65,19 @@ def make_agent(spec: str, seed: int) -> Any:
         raise SystemExit(str(e)) from None
 
 
+#: How to read ``str(game)`` (also in the README).
+PICTURE_LEGEND = """reading the picture (str(game)):
+  header   players, turns played (as game.turn), who moves and the phase, the top floor,
+           tiles left in the castle, Countdown tokens left
+  castle   rows and columns numbered from 0 at the north-west corner (a space is row,col);
+           each space shows its stack height and top tile: 2So4 is two tiles with So4 on top;
+           * marks an Available tile (a long side free, R-AVAIL-1); . is no tile
+  realms   one per seat, 4 x 4 cells: 1So5 is one tile, So5 face up; 2## two tiles, the top
+           face down; 2#S face down with a Shrine; . empty
+  tiles    Me, So, Fa: Merchant, Soldier, Farmer 1-6; Se: Season 1-4; Wi: Wind 1-4; Dr: Dragon 1-3
+"""
+
+
 def positive_seconds(text: str) -> float:
     """argparse type: a time in seconds, more than 0 and at most an hour."""
     try:
@@ -291,7 +304,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = p.add_subparsers(dest="command", required=True)
     pp = sub.add_parser("play", help="play one game between agents (or you) and print the final position",
-                        description=SPEC_HELP)
+                        description=SPEC_HELP, epilog=PICTURE_LEGEND, formatter_class=argparse.RawDescriptionHelpFormatter)
     pp.add_argument("--seats", nargs="+", default=["greedy", "random"], type=spec_arg, help="one agent per seat (2-4)")
     pp.add_argument("--seed", type=seed_arg, default=7)
     pp.add_argument("--verbose", "-v", action="store_true", help="print every decision")

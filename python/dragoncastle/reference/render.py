@@ -10,7 +10,7 @@ from .tiles import CODES
 def text(game: Any) -> str:
     castle = game.castle
     status = "game over" if game.is_over else f"seat {game.current_player} to move, phase {game.phase.name}"
-    lines = [f"Dragon Castle (reference engine): {game.players} players, turn {game.turn + 1}, {status}; "
+    lines = [f"Dragon Castle (reference engine): {game.players} players, {game.turn} turns played (g.turn), {status}; "
              f"top floor {castle.top_floor()}, {castle.remaining()} tiles left, Countdown {game.countdown_left} left"]
     if cards_line(game):
         lines.append(cards_line(game))
