@@ -125,6 +125,17 @@ fn decision_seed(game_seed: u64, seat: usize, decision: u32) -> u64 {
 /// One decision of `spec` for the seat to move, without tree reuse (for
 /// callers that keep no per-seat memory, such as the vectorized environment).
 pub fn agent_action(spec: AgentSpec, s: &State, rng: &mut SplitMix64, buf: &mut ActionList) -> Option<Action> {
+    agent_action_until(spec, s, rng, buf, None)
+}
+
+/// [`agent_action`] that a search abandons when `stop` is set.
+pub fn agent_action_until(
+    spec: AgentSpec,
+    s: &State,
+    rng: &mut SplitMix64,
+    buf: &mut ActionList,
+    stop: Option<&AtomicBool>,
+) -> Option<Action> {
     match spec {
         AgentSpec::Random => random_action(s, rng, buf),
         AgentSpec::Greedy => greedy_action(s, rng),
@@ -132,7 +143,7 @@ pub fn agent_action(spec: AgentSpec, s: &State, rng: &mut SplitMix64, buf: &mut 
         AgentSpec::Mcts { config, exploration, .. } => {
             let c = exploration.unwrap_or_else(|| default_exploration(s.is_solo(), config.reward));
             let cfg = Config { seed: rng.next_u64(), exploration: c, ..config };
-            search::search_until(s, &cfg, None, None).0.best
+            search::search_until(s, &cfg, None, stop).0.best
         }
     }
 }

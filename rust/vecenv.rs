@@ -9,7 +9,9 @@
 use rayon::prelude::*;
 
 use crate::action::{Action, ActionList, NUM_ACTIONS};
-use crate::arena::{agent_action, AgentSpec};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use crate::arena::{agent_action_until, AgentSpec};
 use crate::error::Error;
 use crate::rng::SplitMix64;
 use crate::setup::Setup;
@@ -49,6 +51,9 @@ pub enum RewardKind {
     Score,
 }
 
+/// The games of a [`VecEnv`] at one moment ([`VecEnv::snapshot`]).
+pub struct Snapshot(Vec<Slot>);
+
 #[derive(Clone, Debug)]
 struct Slot {
     state: State,
@@ -70,6 +75,8 @@ pub struct VecEnv {
     pool: rayon::ThreadPool,
     /// Draws of [`VecEnv::sample`].
     sampler: SplitMix64,
+    /// False until the first [`VecEnv::reset`]: stepping needs one.
+    ready: bool,
 }
 
 /// The arrays one step writes, each with one row per game.
@@ -124,12 +131,12 @@ impl VecEnv {
         let setup = Setup { layout: Some(setup.layout()), ..setup };
         let seed = setup.seed;
         let sampler = SplitMix64::stream(seed, SAMPLE_STREAM);
-        let mut env = VecEnv { setup, seed, learner, opponent, reward, observation, slots: Vec::new(), pool, sampler };
+        let mut env = VecEnv { setup, seed, learner, opponent, reward, observation, slots: Vec::new(), pool, sampler, ready: false };
         env.slots.try_reserve_exact(n).map_err(|_| Error::Setup(format!("{n} games do not fit in memory")))?;
+        // Dealt only: the opponents' first moves (a search, perhaps) wait for
+        // reset(), which can be interrupted.
         for i in 0..n {
-            let mut slot = env.deal_n(i, 0, n)?;
-            env.play_opponents(&mut slot);
-            env.slots.push(slot);
+            env.slots.push(env.deal_n(i, 0, n)?);
         }
         Ok(env)
     }
@@ -162,15 +169,16 @@ impl VecEnv {
         }
     }
 
-    /// Deal every game anew from the first seeds and write the arrays.
-    pub fn reset(&mut self, out: Outputs<'_>) -> Result<(), Error> {
+    /// Deal every game anew from the first seeds, let the opponents play up
+    /// to the learner's turn, and write the arrays. With `stop` set part-way
+    /// the caller restores a [`Snapshot`].
+    pub fn reset(&mut self, out: Outputs<'_>, stop: Option<&AtomicBool>) -> Result<(), Error> {
         let n = self.slots.len();
         for i in 0..n {
-            let mut slot = self.deal_n(i, 0, n)?;
-            self.play_opponents(&mut slot);
-            self.slots[i] = slot;
+            self.slots[i] = self.deal_n(i, 0, n)?;
         }
-        self.write_all(out, None);
+        self.write_all(out, None, stop, true);
+        self.ready = true;
         Ok(())
     }
 
@@ -182,23 +190,50 @@ impl VecEnv {
         Ok(Slot { state, game_seed, episode, opponent_decisions: 0, scores: [0; MAX_PLAYERS] })
     }
 
-    fn play_opponents(&self, slot: &mut Slot) {
+    fn play_opponents(&self, slot: &mut Slot, stop: Option<&AtomicBool>) {
         let (Some(learner), Some(spec)) = (self.learner, self.opponent) else { return };
         let mut buf = ActionList::default();
         while !slot.state.is_over() && slot.state.current_player() != learner {
+            if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+                return; // the caller rolls the whole step back
+            }
             let seat = slot.state.current_player() as u64;
             let mut rng = SplitMix64::stream(slot.game_seed ^ (seat << 56) ^ ((slot.opponent_decisions as u64) << 24), OPPONENT_STREAM);
             slot.opponent_decisions += 1;
-            let Some(a) = agent_action(spec, &slot.state, &mut rng, &mut buf) else { break };
+            let Some(a) = agent_action_until(spec, &slot.state, &mut rng, &mut buf, stop) else { break };
             slot.state.apply_unchecked(a);
         }
+    }
+
+    /// Whether a step may take long enough that Ctrl-C must be able to stop
+    /// it: a searching opponent, or very many games.
+    pub fn steps_may_be_long(&self) -> bool {
+        matches!(self.opponent, Some(AgentSpec::Mcts { .. })) || self.slots.len() > 1 << 16
+    }
+
+    /// The games as they stand, to roll a stopped step back.
+    pub fn snapshot(&self) -> Snapshot {
+        Snapshot(self.slots.clone())
+    }
+
+    /// Put the games back as they were at `snapshot`, and write the arrays
+    /// for them (rewards and terminated flags zero: nothing was played).
+    pub fn restore(&mut self, snapshot: Snapshot, out: Outputs<'_>) {
+        self.slots = snapshot.0;
+        self.write_all(out, None, None, false);
     }
 
     /// Apply one action per game (`actions[i]`, an action id), let the
     /// opponents answer, deal finished games again and write the arrays. An
     /// action that is not legal in its game is an error and changes nothing.
-    pub fn step(&mut self, actions: &[i64], out: Outputs<'_>) -> Result<(), Error> {
+    /// With `stop`, the step is abandoned part-way when it is set (a
+    /// searching opponent stops at once): the caller then restores a
+    /// [`Snapshot`] taken before.
+    pub fn step(&mut self, actions: &[i64], out: Outputs<'_>, stop: Option<&AtomicBool>) -> Result<(), Error> {
         let n = self.slots.len();
+        if !self.ready {
+            return Err(Error::Setup("call reset() before the first step()".into()));
+        }
         if actions.len() != n {
             return Err(Error::Setup(format!("step needs {n} actions, one per game; got {}", actions.len())));
         }
@@ -215,12 +250,13 @@ impl VecEnv {
             }
             parsed.push(a);
         }
-        self.write_all(out, Some(&parsed));
+        self.write_all(out, Some(&parsed), stop, false);
         Ok(())
     }
 
     /// With `actions`, step every game first; then write each game's rows.
-    fn write_all(&mut self, out: Outputs<'_>, actions: Option<&[Action]>) {
+    /// `settle`: let the opponents play up to the learner's turn first (fresh deals).
+    fn write_all(&mut self, out: Outputs<'_>, actions: Option<&[Action]>, stop: Option<&AtomicBool>, settle: bool) {
         let n = self.slots.len();
         let players = self.players();
         let obs_size = self.observation.size();
@@ -258,19 +294,25 @@ impl VecEnv {
             jobs.into_par_iter().for_each(|(k, slots, masks, rewards, terminated, to_move, mut compact, mut tensor)| {
                 let mut buf = ActionList::default();
                 for (j, slot) in slots.iter_mut().enumerate() {
+                    if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+                        return;
+                    }
                     let i = k * chunk + j;
                     let reward = &mut rewards[j * players..(j + 1) * players];
                     reward.fill(0.0);
                     terminated[j] = false;
+                    if settle {
+                        me.play_opponents(slot, stop);
+                    }
                     if let Some(actions) = actions {
                         slot.state.apply_unchecked(actions[i]);
-                        me.play_opponents(slot);
+                        me.play_opponents(slot, stop);
                         me.rewards(slot, reward);
                         if slot.state.is_over() {
                             terminated[j] = true;
                             // The setup was validated: dealing again cannot fail.
                             if let Ok(mut next) = me.deal_n(i, slot.episode + 1, n) {
-                                me.play_opponents(&mut next);
+                                me.play_opponents(&mut next, stop);
                                 *slot = next;
                             }
                         }

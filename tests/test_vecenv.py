@@ -141,3 +141,13 @@ def test_review_findings_stay_fixed():
         g.apply(int(action[0]))
         replay.step(action)
     assert total == g.scores()[0]
+
+
+def test_step_needs_a_reset_first():
+    """The opponents' first moves (perhaps long searches) happen in reset(),
+    which answers Ctrl-C; stepping before it is an error."""
+    env = dc.VecEnv(2, players=2, seed=0, opponent="greedy", learner=1)
+    with pytest.raises(ValueError, match="reset"):
+        env.step(np.zeros(2, dtype=np.int64))
+    *_, to_move = env.reset()
+    assert (to_move == 1).all()

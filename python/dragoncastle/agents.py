@@ -27,6 +27,7 @@ class RandomAgent:
         self.rng = random.Random(seed)
 
     def act(self, game: Any) -> Any:
+        """A legal action of ``game`` drawn uniformly at random."""
         return self.rng.choice(game.legal_actions())
 
     def __repr__(self) -> str:
@@ -53,6 +54,7 @@ class GreedyAgent:
         self.rng = random.Random(seed)
 
     def act(self, game: _core.Game) -> _core.Action:
+        """The legal action with the best heuristic value (``dragoncastle.Game`` only)."""
         if not isinstance(game, _core.Game):
             raise TypeError("GreedyAgent evaluates in Rust and needs a dragoncastle.Game, not a reference game")
         action = _core.greedy_action(game, self.rng.getrandbits(64))
@@ -81,6 +83,7 @@ class DragonOfIngenuity:
     """
 
     def act(self, game: Any) -> Any:
+        """The Dragon of Ingenuity's choice for the seat to move (``game.dragon_action()``)."""
         action = game.dragon_action()
         if action is None:
             raise ValueError("the game is over: there is no action to choose")
@@ -110,6 +113,7 @@ class SearchResult:
 
     @property
     def iterations_per_second(self) -> float:
+        """Search speed: ``iterations / seconds`` (0.0 for an instant search)."""
         return self.iterations / self.seconds if self.seconds > 0 else 0.0
 
 
@@ -178,6 +182,7 @@ class MCTSAgent:
         )
 
     def act(self, game: _core.Game) -> _core.Action:
+        """The most visited root action of a :meth:`search` of ``game``."""
         return self.search(game).action
 
     def reset(self) -> None:

@@ -69,6 +69,7 @@ class ArenaResult:
 
     @property
     def players(self) -> int:
+        """Seats per game: one per agent."""
         return len(self.agents)
 
     def _per_agent(self) -> list[dict[str, float]]:
@@ -88,10 +89,12 @@ class ArenaResult:
         return [a["wins"] / n for a in self._per_agent()]
 
     def mean_scores(self) -> list[float]:
+        """Per agent: the mean final score over the games."""
         n = max(len(self.games), 1)
         return [a["score"] / n for a in self._per_agent()]
 
     def seconds_per_move(self) -> list[float]:
+        """Per agent: mean seconds per decision (0.0 for an agent that made none)."""
         return [a["seconds"] / a["decisions"] if a["decisions"] else 0.0 for a in self._per_agent()]
 
     def table(self, timing: bool = True) -> str:

@@ -10,7 +10,9 @@ from typing import Any, Protocol, Sequence
 class Agent(Protocol):
     """Anything with ``act(game) -> Action``."""
 
-    def act(self, game: Any) -> Any: ...
+    def act(self, game: Any) -> Any:
+        """The action to play in ``game`` for the seat to move (an ``Action``, its id or text)."""
+        ...
 
 
 @dataclass

@@ -78,6 +78,11 @@ fn setup_err(e: Error) -> PyErr {
 
 // ---------------------------------------------------------------- enums
 
+/// The type of a tile (R-TILE-1).
+///
+/// Members, in index order (``int(member)``): ``MERCHANT``, ``SOLDIER``,
+/// ``FARMER`` (the Faction types, numbered 1 to 6), ``SEASON``, ``WIND`` and
+/// ``DRAGON`` (the Special types).
 #[pyclass(module = "dragoncastle._core", name = "TileType", eq, eq_int, hash, frozen, from_py_object)]
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
@@ -98,6 +103,7 @@ impl From<CoreType> for PyTileType {
 
 #[pymethods]
 impl PyTileType {
+    /// The member's name, e.g. ``"WIND"``.
     #[getter]
     fn name(&self) -> &'static str {
         ["MERCHANT", "SOLDIER", "FARMER", "SEASON", "WIND", "DRAGON"][*self as usize]
@@ -115,6 +121,14 @@ impl PyTileType {
     }
 }
 
+/// Which decision is pending (``Game.phase``); docs/cards.md lists the turn step by step.
+///
+/// Members, in index order (``int(member)``, the one-hot position in the
+/// observation tensor): ``ACTION`` (first pick or Summon), ``COMPLETE`` (second
+/// tile, Shrine or Discard, R-ACT-4), ``PLACE`` (place a collected tile),
+/// ``SHRINE`` (build Shrines on the sets just consolidated), ``GAME_OVER``, and
+/// the Spirit card phases ``SPIRITS`` (window (c)), ``DESTROY``, ``WIND``,
+/// ``WIND_TO``, ``STRENGTH``, ``STRENGTH_TO``, ``SET``, ``CHANGE``, ``CUNNING``.
 #[pyclass(module = "dragoncastle._core", name = "Phase", eq, eq_int, hash, frozen, from_py_object)]
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
@@ -158,6 +172,7 @@ impl From<CorePhase> for PyPhase {
 
 #[pymethods]
 impl PyPhase {
+    /// The member's name, e.g. ``"ACTION"``.
     #[getter]
     fn name(&self) -> &'static str {
         CorePhase::ALL[*self as usize].name()
@@ -169,6 +184,13 @@ impl PyPhase {
     }
 }
 
+/// The kind of an ``Action`` (docs/actions.md has the id ranges and text).
+///
+/// Members, in index order (``int(member)``): ``TAKE`` (a castle pick, first or
+/// second tile), ``TAKE_SHRINE``, ``DISCARD``, ``SUMMON``, ``PLACE``, ``SHRINE``,
+/// ``DONE`` (end an optional step), ``SPIRIT`` (activate a Spirit card), and the
+/// Spirit follow-ups ``DESTROY``, ``FLIP``, ``SHRINE_FROM``, ``SHRINE_TO``,
+/// ``MOVE_FROM``, ``MOVE_TO``, ``SET``, ``CHANGE`` (docs/cards.md).
 #[pyclass(module = "dragoncastle._core", name = "ActionKind", eq, eq_int, hash, frozen, from_py_object)]
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
@@ -216,6 +238,7 @@ impl From<CoreKind> for PyActionKind {
 
 #[pymethods]
 impl PyActionKind {
+    /// The member's name, e.g. ``"TAKE"``.
     #[getter]
     fn name(&self) -> &'static str {
         [
@@ -243,18 +266,22 @@ impl PyTile {
     fn new(code: &str) -> PyResult<Self> {
         CoreTile::parse(code).map(PyTile).map_err(setup_err)
     }
+    /// The tile of a code such as ``"Dr2"`` (same as ``Tile(code)``); a bad code raises ``ValueError``.
     #[staticmethod]
     fn parse(code: &str) -> PyResult<Self> {
         Self::new(code)
     }
+    /// The tile's code: type and symbol, e.g. ``"Me3"`` or ``"Dr2"`` (also ``str(tile)``).
     #[getter]
     fn code(&self) -> String {
         self.0.code()
     }
+    /// The tile's ``TileType``.
     #[getter(r#type)]
     fn tile_type(&self) -> PyTileType {
         self.0.tile_type().into()
     }
+    /// The number 1 to 6 of a Faction tile; None for a Special tile.
     #[getter]
     fn number(&self) -> Option<u8> {
         self.0.number()
@@ -312,46 +339,59 @@ impl PyAction {
     fn new(spec: &Bound<'_, PyAny>) -> PyResult<Self> {
         parse_action(spec).map(PyAction)
     }
+    /// The action of a text notation such as ``"take 2,5"``, ``"summon"`` or a bare
+    /// id (case-insensitive; ``str(action)`` round-trips). Text that names no action
+    /// raises ``InvalidActionError``.
     #[staticmethod]
     fn parse(text: &str) -> PyResult<Self> {
         CoreAction::parse(text).map(PyAction).map_err(to_py_err)
     }
+    /// The action with id ``id`` (``0 <= id < NUM_ACTIONS``); a reserved or out-of-range id raises ``InvalidActionError``.
     #[staticmethod]
     fn from_id(id: i64) -> PyResult<Self> {
         CoreAction::from_id(id).map(PyAction).map_err(to_py_err)
     }
+    /// TAKE the top tile of castle space ``(row, col)`` (a first or second pick).
     #[staticmethod]
     fn take(space: (i64, i64)) -> PyResult<Self> {
         Ok(PyAction(CoreAction::Take(space_index(space)? as u8)))
     }
+    /// PLACE the next collected tile on Realm cell ``(row, col)`` (R-PLACE-1).
     #[staticmethod]
     fn place(cell: (i64, i64)) -> PyResult<Self> {
         Ok(PyAction(CoreAction::Place(cell_index(cell)? as u8)))
     }
+    /// Build a SHRINE on Realm cell ``(row, col)`` (R-SHRINE-1).
     #[staticmethod]
     fn shrine(cell: (i64, i64)) -> PyResult<Self> {
         Ok(PyAction(CoreAction::Shrine(cell_index(cell)? as u8)))
     }
+    /// TAKE_SHRINE: complete the action with a Shrine from the general pool (Tile and Shrine).
     #[staticmethod]
     fn take_shrine() -> Self {
         PyAction(CoreAction::TakeShrine)
     }
+    /// DISCARD the tile just taken for 1 VP (ends the turn).
     #[staticmethod]
     fn discard() -> Self {
         PyAction(CoreAction::Discard)
     }
+    /// SUMMON the Dragon: take a Countdown token (R-ACT-5).
     #[staticmethod]
     fn summon() -> Self {
         PyAction(CoreAction::Summon)
     }
+    /// DONE: end an optional step (stop building Shrines, decline a Spirit window).
     #[staticmethod]
     fn done() -> Self {
         PyAction(CoreAction::Done)
     }
+    /// The stable id, ``0 <= id < NUM_ACTIONS`` (also ``int(action)``).
     #[getter]
     fn id(&self) -> u16 {
         self.0.id()
     }
+    /// The action's ``ActionKind``.
     #[getter]
     fn kind(&self) -> PyActionKind {
         self.0.kind().into()
@@ -478,6 +518,7 @@ fn cell_index((r, c): (i64, i64)) -> PyResult<usize> {
 #[pyclass(module = "dragoncastle._core", name = "Rules", frozen, eq, hash, from_py_object)]
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct PyRules {
+    /// +1 VP for each Consolidated set of Dragon tiles (R-CONS-3); on by default.
     #[pyo3(get)]
     dragon_set_bonus: bool,
 }
@@ -530,22 +571,27 @@ impl PyLayout {
     fn validate(&self, players: Option<usize>) -> Vec<String> {
         self.0.warnings(players)
     }
+    /// Rows of the grid (up to 12).
     #[getter]
     fn rows(&self) -> usize {
         self.0.rows()
     }
+    /// Columns of the grid (up to 12).
     #[getter]
     fn cols(&self) -> usize {
         self.0.cols()
     }
+    /// Spaces with a stack: the tiles on the ground floor.
     #[getter]
     fn ground_floor(&self) -> usize {
         self.0.ground_floor()
     }
+    /// Stack height at castle space ``(row, col)`` (0 where there is no space).
     fn height(&self, space: (i64, i64)) -> PyResult<u8> {
         let i = space_index(space)?;
         Ok(self.0.height(i / MAX_COLS, i % MAX_COLS))
     }
+    /// The layout as text, as :meth:`parse` reads it (also ``str(layout)``).
     #[getter]
     fn text(&self) -> String {
         self.0.to_text()
@@ -585,6 +631,7 @@ impl PyRealm {
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
         Ok((slf.get_type().getattr("parse")?, (slf.get().0.to_text(),)))
     }
+    /// Stack height at Realm cell ``(row, col)`` (0 when empty).
     fn height(&self, cell: (i64, i64)) -> PyResult<u8> {
         Ok(self.0.height(cell_index(cell)?))
     }
@@ -593,6 +640,7 @@ impl PyRealm {
     fn top(&self, cell: (i64, i64)) -> PyResult<Option<(Option<PyTile>, bool)>> {
         Ok(self.0.top(cell_index(cell)?).map(|(t, up)| (t.map(PyTile), up)))
     }
+    /// True if a Shrine stands on Realm cell ``(row, col)``.
     fn has_shrine(&self, cell: (i64, i64)) -> PyResult<bool> {
         Ok(self.0.has_shrine(cell_index(cell)?))
     }
@@ -622,6 +670,14 @@ impl PyRealm {
 // ---------------------------------------------------------------- Game
 
 /// A game of Dragon Castle backed by the Rust core.
+///
+/// ``Game(players=2, seed=None, *, spirits=None, dragons=None, layout=None,
+/// rules=None, deal=None)``: ``players`` 1 (solo against the Dragon of
+/// Ingenuity) to 4; ``seed`` the deal's seed (None: a fresh one); ``spirits``
+/// and ``dragons`` a list of card names or a count to draw from the seed;
+/// ``layout`` a ``Layout``, a standard layout name or layout text; ``rules``
+/// the ``Rules``; ``deal`` an explicit deal of 116 tile codes instead of the
+/// seeded shuffle. Bad arguments raise ``ValueError``.
 #[pyclass(module = "dragoncastle._core", name = "Game", eq)]
 #[derive(Clone, PartialEq)]
 pub struct PyGame {
@@ -735,18 +791,23 @@ impl PyGame {
 
     // ---- playing
 
+    /// The seat to move. In solo the Dragon of Ingenuity (seat 1) moves inside
+    /// ``apply``, so this is always 0 there.
     #[getter]
     fn current_player(&self) -> usize {
         self.g.state().current_player()
     }
+    /// Which decision is pending: a ``Phase``.
     #[getter]
     fn phase(&self) -> PyPhase {
         self.g.state().phase().into()
     }
+    /// True once the game has ended (R-END-1).
     #[getter]
     fn is_over(&self) -> bool {
         self.g.state().is_over()
     }
+    /// Seats with a Realm: 1 (solo) to 4.
     #[getter]
     fn players(&self) -> usize {
         self.g.state().players()
@@ -756,10 +817,12 @@ impl PyGame {
     fn seed(&self) -> Option<u64> {
         self.g.seed()
     }
+    /// The castle ``Layout`` the game was dealt on.
     #[getter]
     fn layout(&self) -> PyLayout {
         PyLayout(self.g.layout().clone())
     }
+    /// The rule options (``Rules``).
     #[getter]
     fn rules(&self) -> PyRules {
         PyRules { dragon_set_bonus: self.g.state().rules().dragon_set_bonus }
@@ -826,6 +889,7 @@ impl PyGame {
         }
         PyArray1::from_vec(py, m)
     }
+    /// True if ``action`` (an Action, id or text) is legal now; False for input that names no action.
     fn is_legal(&self, action: &Bound<'_, PyAny>) -> bool {
         parse_action(action).map(|a| self.g.state().is_legal(a)).unwrap_or(false)
     }
@@ -920,6 +984,7 @@ impl PyGame {
 
     // ---- accessors
 
+    /// The top floor: the greatest stack height in the castle (R-AVAIL-2).
     #[getter]
     fn top_floor(&self) -> u8 {
         self.g.state().castle().top_floor()
@@ -930,12 +995,15 @@ impl PyGame {
         let c = self.g.state().castle();
         (c.rows(), c.cols())
     }
+    /// Stack height at castle space ``(row, col)`` (0 when empty).
     fn castle_height(&self, space: (i64, i64)) -> PyResult<u8> {
         Ok(self.g.state().castle().height(space_index(space)?))
     }
+    /// The visible top tile of castle space ``(row, col)``; None when the stack is empty.
     fn castle_top(&self, space: (i64, i64)) -> PyResult<Option<PyTile>> {
         Ok(self.g.state().castle().top(space_index(space)?).map(PyTile))
     }
+    /// True if the top tile of castle space ``(row, col)`` is Available: its west or east neighbour is lower (R-AVAIL-1).
     fn is_available(&self, space: (i64, i64)) -> PyResult<bool> {
         Ok(self.g.state().castle().is_available(space_index(space)?))
     }
@@ -944,15 +1012,19 @@ impl PyGame {
     fn castle_tiles(&self) -> usize {
         self.g.state().castle().remaining()
     }
+    /// A snapshot (``Realm``) of ``player``'s Realm.
     fn realm(&self, player: i64) -> PyResult<PyRealm> {
         Ok(PyRealm(self.g.state().player(self.seat(player)?).realm))
     }
+    /// Shrines in ``player``'s Shrine Pool.
     fn shrine_pool(&self, player: i64) -> PyResult<u8> {
         Ok(self.g.state().player(self.seat(player)?).shrine_pool)
     }
+    /// VP tokens ``player`` holds (from sets and Discards; Shrines and Countdown tokens score apart).
     fn vp_tokens(&self, player: i64) -> PyResult<u16> {
         Ok(self.g.state().player(self.seat(player)?).vp)
     }
+    /// Countdown tokens ``player`` took by Summoning (2 VP each, R-END-2).
     fn countdown_tokens(&self, player: i64) -> PyResult<u8> {
         Ok(self.g.state().player(self.seat(player)?).countdown)
     }
@@ -966,6 +1038,7 @@ impl PyGame {
     fn countdown_left(&self) -> u8 {
         self.g.state().countdown_left()
     }
+    /// True once the end is triggered (R-END-1): the current round is the last.
     #[getter]
     fn end_triggered(&self) -> bool {
         self.g.state().end_triggered()
@@ -978,9 +1051,12 @@ impl PyGame {
 
     // ---- serialisation and pictures
 
+    /// The complete state as JSON: setup, hidden tiles and history.
+    /// ``Game.from_json`` round-trips it exactly.
     fn to_json(&self) -> String {
         self.g.to_json()
     }
+    /// The game of a ``to_json`` text; invalid input raises ``ValueError`` with the reason.
     #[staticmethod]
     fn from_json(s: &str) -> PyResult<Self> {
         CoreGame::from_json(s).map(|g| PyGame { g }).map_err(setup_err)
@@ -1000,6 +1076,7 @@ impl PyGame {
             (0..s.players()).map(|p| s.score(p)).collect::<Vec<_>>()
         )
     }
+    /// An SVG picture of the game, for notebooks.
     fn _repr_svg_(&self) -> String {
         render::svg(self.g.state())
     }
@@ -1177,6 +1254,8 @@ fn solo_rank(score: i64) -> &'static str {
     crate::solo::rank(score)
 }
 
+/// The Rust core of ``dragoncastle``: games, actions, layouts, batch play and
+/// search. Use it through ``dragoncastle``, which re-exports the public names.
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();

@@ -6,6 +6,9 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
+use std::sync::atomic::AtomicBool;
+
+use super::search::interruptible;
 use super::{cards_arg, to_py_err, PyRules};
 use crate::action::NUM_ACTIONS;
 use crate::arena::AgentSpec;
@@ -184,24 +187,52 @@ impl PyVecEnv {
                     tensor = Some(a.try_readwrite().map_err(busy)?);
                 }
             }
-            let rows = match (&mut compact, &mut tensor) {
-                (Some(c), _) => ObservationRows::Compact(c.as_slice_mut()?),
-                (_, Some(f)) => ObservationRows::Tensor(f.as_slice_mut()?),
-                _ => ObservationRows::None,
-            };
-            let out = Outputs {
-                observations: rows,
-                masks: m.as_slice_mut()?,
-                rewards: r.as_slice_mut()?,
-                terminated: t.as_slice_mut()?,
-                to_move: w.as_slice_mut()?,
-            };
+            // The arrays' slices, as often as needed (once more after a rollback).
+            macro_rules! outputs {
+                () => {{
+                    let rows = match (&mut compact, &mut tensor) {
+                        (Some(c), _) => ObservationRows::Compact(c.as_slice_mut()?),
+                        (_, Some(f)) => ObservationRows::Tensor(f.as_slice_mut()?),
+                        _ => ObservationRows::None,
+                    };
+                    Outputs {
+                        observations: rows,
+                        masks: m.as_slice_mut()?,
+                        rewards: r.as_slice_mut()?,
+                        terminated: t.as_slice_mut()?,
+                        to_move: w.as_slice_mut()?,
+                    }
+                }};
+            }
             let env = &mut self.env;
-            py.detach(|| match &actions {
-                Some(ids) => env.step(ids, out),
-                None => env.reset(out),
-            })
-            .map_err(to_py_err)?;
+            if !env.steps_may_be_long() {
+                let out = outputs!();
+                py.detach(|| match &actions {
+                    Some(ids) => env.step(ids, out, None),
+                    None => env.reset(out, None),
+                })
+                .map_err(to_py_err)?;
+            } else {
+                // A long step or reset (searching opponents, huge batches)
+                // answers Ctrl-C: it stops, every game goes back to where it
+                // was, and KeyboardInterrupt is raised. Short ones skip the
+                // watcher thread this costs.
+                let snapshot = env.snapshot();
+                let stop = AtomicBool::new(false);
+                let out = outputs!();
+                let work = || match &actions {
+                    Some(ids) => env.step(ids, out, Some(&stop)),
+                    None => env.reset(out, Some(&stop)),
+                };
+                match interruptible(py, &stop, work, |_| Ok(())) {
+                    Ok(result) => result.map_err(to_py_err)?,
+                    Err(e) => {
+                        let out = outputs!();
+                        env.restore(snapshot, out);
+                        return Err(e);
+                    }
+                }
+            }
         }
         let obs: Bound<'py, PyAny> = match observations {
             Some(o) => o,

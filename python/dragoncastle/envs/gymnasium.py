@@ -38,7 +38,7 @@ Spaces, rewards and seeding (``docs/environments.md``):
   Gymnasium's own ``check_env`` steps with unmasked ``action_space.sample()`` actions, and a
   learner may sample unmasked actions too. ``illegal_action="raise"`` raises
   ``dragoncastle.IllegalActionError`` instead (``InvalidActionError`` for an id that names no
-  action; both ``ValueError``\ s; the game is unchanged).
+  action; both ``ValueError``\\ s; the game is unchanged).
 - Seeding: ``reset(seed=s)`` deals ``dragoncastle.Game(players, seed=s)``; ``reset()`` draws the
   deal's seed from the environment's ``np_random``, so after one seeded reset the whole sequence
   of deals is reproducible. The opponents' own seeds come from ``np_random`` too.

@@ -43,6 +43,20 @@ def _invalid(message: str, given: object) -> InvalidActionError:
 
 
 class ActionKind(enum.Enum):
+    """The kind of an :class:`Action` (docs/actions.md has the id ranges and text).
+
+    Members, in index order (``int(member)``): ``TAKE`` (a castle pick, first or
+    second tile), ``TAKE_SHRINE``, ``DISCARD``, ``SUMMON``, ``PLACE``, ``SHRINE``,
+    ``DONE`` (end an optional step), ``SPIRIT`` (activate a Spirit card), and the
+    Spirit follow-ups ``DESTROY``, ``FLIP``, ``SHRINE_FROM``, ``SHRINE_TO``,
+    ``MOVE_FROM``, ``MOVE_TO``, ``SET``, ``CHANGE`` (docs/cards.md).
+
+    >>> Action("take 2,5").kind
+    ActionKind.TAKE
+    >>> int(ActionKind.SUMMON)
+    3
+    """
+
     TAKE = 0
     TAKE_SHRINE = 1
     DISCARD = 2
@@ -81,9 +95,16 @@ def _coords(text: str, side: int, original: str) -> tuple[int, int]:
 
 @total_ordering
 class Action:
-    """One decision; ``Action(42)`` or ``Action("take 2,5")``."""
+    """One decision; ``Action(42)`` or ``Action("take 2,5")``.
 
-    __slots__ = ("id",)
+    >>> a = Action("take 2,5")
+    >>> a.id, a.kind, a.space, str(a)
+    (29, ActionKind.TAKE, (2, 5), 'take 2,5')
+    >>> Action(a.id) == a == Action.take((2, 5))
+    True
+    """
+
+    __slots__ = {"id": "The stable id, ``0 <= id < NUM_ACTIONS`` (also ``int(action)``)."}
     id: int
 
     def __init__(self, spec: "Action | int | str") -> None:
@@ -106,20 +127,24 @@ class Action:
     # Constructors by kind.
     @staticmethod
     def from_id(number: int) -> "Action":
+        """The action with id ``number``; a reserved or out-of-range id raises ``InvalidActionError``."""
         return Action(int(number))
 
     @staticmethod
     def take(space: tuple[int, int]) -> "Action":
+        """TAKE the top tile of castle space ``(row, col)`` (a first or second pick)."""
         r, c = _checked(space, CASTLE_SIDE, "castle space")
         return Action(TAKE0 + r * CASTLE_SIDE + c)
 
     @staticmethod
     def place(cell: tuple[int, int]) -> "Action":
+        """PLACE the next collected tile on Realm cell ``(row, col)`` (R-PLACE-1)."""
         r, c = _checked(cell, REALM_SIDE, "realm cell")
         return Action(PLACE0 + r * REALM_SIDE + c)
 
     @staticmethod
     def shrine(cell: tuple[int, int]) -> "Action":
+        """Build a SHRINE on Realm cell ``(row, col)`` (R-SHRINE-1)."""
         r, c = _checked(cell, REALM_SIDE, "realm cell")
         return Action(SHRINE0 + r * REALM_SIDE + c)
 
@@ -134,27 +159,33 @@ class Action:
 
     @staticmethod
     def destroy(space: tuple[int, int]) -> "Action":
+        """Destruction: discard the Available top tile of castle space ``(row, col)``."""
         r, c = _checked(space, CASTLE_SIDE, "castle space")
         return Action(DESTROY0 + r * CASTLE_SIDE + c)
 
     @staticmethod
     def flip(cell: tuple[int, int]) -> "Action":
+        """Wind: turn the face-up top tile of Realm cell ``(row, col)`` face down."""
         return Action(FLIP0 + _cell_index(_checked(cell, REALM_SIDE, "realm cell")))
 
     @staticmethod
     def shrine_from(cell: tuple[int, int]) -> "Action":
+        """Wind: lift the Shrine of Realm cell ``(row, col)``."""
         return Action(SHRINE_FROM0 + _cell_index(_checked(cell, REALM_SIDE, "realm cell")))
 
     @staticmethod
     def shrine_to(cell: tuple[int, int]) -> "Action":
+        """Wind: put the lifted Shrine on Realm cell ``(row, col)``."""
         return Action(SHRINE_TO0 + _cell_index(_checked(cell, REALM_SIDE, "realm cell")))
 
     @staticmethod
     def move_from(cell: tuple[int, int]) -> "Action":
+        """Strength: lift the top tile of Realm cell ``(row, col)``."""
         return Action(MOVE_FROM0 + _cell_index(_checked(cell, REALM_SIDE, "realm cell")))
 
     @staticmethod
     def move_to(cell: tuple[int, int]) -> "Action":
+        """Strength: put the lifted tile on Realm cell ``(row, col)``."""
         return Action(MOVE_TO0 + _cell_index(_checked(cell, REALM_SIDE, "realm cell")))
 
     @staticmethod
@@ -164,28 +195,40 @@ class Action:
 
     @staticmethod
     def change(cell: tuple[int, int], tile_type: TileType) -> "Action":
+        """Change: treat the face-up Special tile of ``cell`` as a ``tile_type`` tile."""
         if not isinstance(tile_type, TileType):
             raise ValueError(f"a CHANGE names a TileType; got {tile_type!r}")
         return Action(CHANGE0 + _cell_index(_checked(cell, REALM_SIDE, "realm cell")) * len(TileType) + tile_type.value)
 
     @staticmethod
     def take_shrine() -> "Action":
+        """TAKE_SHRINE: complete the action with a Shrine from the general pool (Tile and Shrine)."""
         return Action(TAKE_SHRINE)
 
     @staticmethod
     def discard() -> "Action":
+        """DISCARD the tile just taken for 1 VP (ends the turn)."""
         return Action(DISCARD)
 
     @staticmethod
     def summon() -> "Action":
+        """SUMMON the Dragon: take a Countdown token (R-ACT-5)."""
         return Action(SUMMON)
 
     @staticmethod
     def done() -> "Action":
+        """DONE: end an optional step (stop building Shrines, decline a Spirit window)."""
         return Action(DONE)
 
     @staticmethod
     def parse(text: str) -> "Action":
+        """The action of a text notation such as ``"take 2,5"``, ``"summon"`` or a bare
+        id (case-insensitive; ``str(action)`` round-trips). Text that names no action
+        raises ``InvalidActionError``.
+
+        >>> Action.parse("Take 2,5"), Action.parse("29")
+        (Action('take 2,5'), Action('take 2,5'))
+        """
         words = text.strip().lower()
         if words.lstrip("-").isdigit():
             return Action(int(words))
@@ -225,6 +268,7 @@ class Action:
 
     @property
     def kind(self) -> ActionKind:
+        """The action's :class:`ActionKind`."""
         i = self.id
         if i < PLACE0:
             return ActionKind.TAKE
@@ -274,10 +318,12 @@ class Action:
 
     @property
     def card(self) -> str | None:
+        """Spirit card name of a SPIRIT action, else None."""
         return SPIRITS[(self.id - SPIRIT0) // PAY_OPTIONS] if self.kind is ActionKind.SPIRIT else None
 
     @property
     def pay_cell(self) -> tuple[int, int] | None:
+        """The Realm cell paid with for a SPIRIT action (None: paid with a Shrine, or not a SPIRIT)."""
         if self.kind is not ActionKind.SPIRIT:
             return None
         pay = (self.id - SPIRIT0) % PAY_OPTIONS

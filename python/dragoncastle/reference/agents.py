@@ -217,9 +217,11 @@ class MCTSAgent:
         self.rollout_depth, self.determinize, self.widening = rollout_depth, determinize, widening
 
     def act(self, game: Any) -> Any:
+        """The most visited root action of a :meth:`search` of ``game``."""
         return self.search(game).action
 
     def search(self, game: Any) -> SearchResult:
+        """Search the position for the player to move and report the root statistics."""
         start = time.perf_counter()
         legal = game.legal_actions()
         if game.is_over:

@@ -105,6 +105,7 @@ class Game:
 
     @property
     def is_solo(self) -> bool:
+        """True for a solo game against the Dragon of Ingenuity."""
         return self.players == 1
 
     @property
@@ -128,6 +129,7 @@ class Game:
         return bool(self._spirits or self._dragons)
 
     def previous_seat(self) -> int:
+        """The seat that moved before the seat to move."""
         return (self.current_player - 1) % self.seats
 
     def _start(self) -> None:
@@ -161,43 +163,55 @@ class Game:
 
     @property
     def is_over(self) -> bool:
+        """True once the game has ended (R-END-1)."""
         return self.phase is Phase.GAME_OVER
 
     @property
     def top_floor(self) -> int:
+        """The top floor: the greatest stack height in the castle (R-AVAIL-2)."""
         return self.castle.top_floor()
 
     @property
     def castle_shape(self) -> tuple[int, int]:
+        """``(rows, cols)`` of the castle grid."""
         return (self.castle.rows, self.castle.cols)
 
     @property
     def castle_tiles(self) -> int:
+        """Tiles still in the castle."""
         return self.castle.remaining()
 
     def castle_height(self, space: tuple[int, int]) -> int:
+        """Stack height at castle space ``(row, col)`` (0 when empty)."""
         return self.castle.height(_space(space))
 
     def castle_top(self, space: tuple[int, int]) -> Tile | None:
+        """The visible top tile of castle space ``(row, col)``; None when the stack is empty."""
         return self.castle.top(_space(space))
 
     def is_available(self, space: tuple[int, int]) -> bool:
+        """True if the top tile of castle space ``(row, col)`` is Available: its west or east neighbour is lower (R-AVAIL-1)."""
         return self.castle.is_available(_space(space))
 
     def realm(self, player: int) -> Realm:
+        """A copy of ``player``'s :class:`Realm` (it does not follow later moves)."""
         return self.realms[self._seat(player)].copy()
 
     def shrine_pool(self, player: int) -> int:
+        """Shrines in ``player``'s Shrine Pool."""
         return self.pools[self._seat(player)]
 
     def vp_tokens(self, player: int) -> int:
+        """VP tokens ``player`` holds (from sets and Discards; Shrines and Countdown tokens score apart)."""
         return self.vp[self._seat(player)]
 
     def countdown_tokens(self, player: int) -> int:
+        """Countdown tokens ``player`` took by Summoning (2 VP each, R-END-2)."""
         return self.countdown[self._seat(player)]
 
     @property
     def countdown_left(self) -> int:
+        """Countdown tokens still on the track."""
         return COUNTDOWN_TOKENS - self.tokens_taken
 
     @property
@@ -223,6 +237,7 @@ class Game:
     # ------------------------------------------------------------ legal actions
 
     def legal_actions(self) -> list[Action]:
+        """Legal actions, sorted by id."""
         phase = self.phase
         if phase is Phase.ACTION:
             actions = self._first_picks() + self._activations(Phase.ACTION)
@@ -260,9 +275,11 @@ class Game:
         return sorted(actions)
 
     def legal_action_ids(self) -> list[int]:
+        """Legal action ids, sorted."""
         return [a.id for a in self.legal_actions()]
 
     def legal_action_mask(self):
+        """Boolean numpy mask of shape ``(NUM_ACTIONS,)``."""
         import numpy as np
 
         mask = np.zeros(NUM_ACTIONS, dtype=bool)
@@ -270,6 +287,7 @@ class Game:
         return mask
 
     def is_legal(self, action: Any) -> bool:
+        """True if ``action`` (an Action, id or text) is legal now; False for input that names no action."""
         try:
             return Action(action) in self.legal_actions()
         except ValueError:
@@ -899,6 +917,7 @@ class Game:
         return [1 / len(winners) if p in winners else 0.0 for p in range(self.players)]
 
     def scores(self) -> list[int]:
+        """Current (or final) scores by seat (R-END-2)."""
         return [self.score_breakdown(p)["total"] for p in range(self.players)]
 
     def winners(self) -> list[int]:
@@ -954,6 +973,8 @@ class Game:
     __hash__ = None  # type: ignore[assignment]  # mutable
 
     def to_json(self) -> str:
+        """The complete state as JSON: setup, hidden tiles and history.
+        ``Game.from_json`` round-trips it exactly."""
         data = {
             "format": JSON_FORMAT,
             "version": JSON_VERSION,
@@ -1059,6 +1080,7 @@ class Game:
         return [(space, floor) for space in self.castle.spaces() for floor in range(1, self.castle.height(space))]
 
     def hidden_counts(self) -> dict[str, int]:
+        """How many copies of each tile code lie covered in the castle (hidden information)."""
         counts: dict[str, int] = {}
         for space, floor in self.covered_positions():
             code = self.castle.stacks[space][floor - 1].code

@@ -16,13 +16,23 @@ GROUND_FLOOR_ADVICE = {1: (50, 70), 2: (65, 80), 3: (50, 70), 4: (40, 55)}
 
 
 class Layout:
-    """Heights of the castle stacks, row by row."""
+    """Heights of the castle stacks, row by row (R-LAYOUT-1).
+
+    >>> layout = Layout.standard("standard-2p")
+    >>> layout.rows, layout.cols, layout.ground_floor, layout.total_tiles
+    (7, 10, 70, 116)
+    >>> Layout.parse(layout.text) == layout
+    True
+    """
 
     def __init__(self, heights: list[list[int]]) -> None:
         self.heights = heights
 
     @staticmethod
     def parse(text: str) -> "Layout":
+        """Parse layout text: one row per line, one digit (stack height) per space, ``.`` for none.
+
+        The layout must hold exactly 116 tiles in at most 12 x 12 spaces, else ``ValueError`` (R-LAYOUT-1)."""
         lines = [line.rstrip() for line in text.split("\n")]
         while lines and not lines[0]:
             lines.pop(0)
@@ -55,31 +65,38 @@ class Layout:
 
     @staticmethod
     def standard(name: str) -> "Layout":
+        """``standard-2p``, ``standard-3p`` or ``standard-4p``."""
         if name not in STANDARD:
             raise ValueError(f"unknown layout {name!r} (standard-2p, standard-3p, standard-4p, or layout text)")
         return Layout.parse(STANDARD[name])
 
     @staticmethod
     def for_players(players: int) -> "Layout":
+        """The standard layout for a player count (solo plays on ``standard-3p``)."""
         return Layout.standard({2: "standard-2p", 4: "standard-4p"}.get(players, "standard-3p"))
 
     @property
     def rows(self) -> int:
+        """Rows of the grid (up to 12)."""
         return len(self.heights)
 
     @property
     def cols(self) -> int:
+        """Columns of the grid (up to 12)."""
         return len(self.heights[0])
 
     @property
     def total_tiles(self) -> int:
+        """Tiles the layout holds: the sum of the stack heights (116 for a valid layout)."""
         return sum(map(sum, self.heights))
 
     @property
     def ground_floor(self) -> int:
+        """Spaces with a stack: the tiles on the ground floor."""
         return sum(1 for row in self.heights for h in row if h > 0)
 
     def height(self, space: tuple[int, int]) -> int:
+        """Stack height at castle space ``(row, col)`` (0 where there is no space)."""
         r, c = space
         if not (0 <= r < MAX_ROWS and 0 <= c < MAX_COLS):
             raise ValueError(f"castle space {space} is outside the 12x12 grid")
@@ -109,6 +126,7 @@ class Layout:
 
     @property
     def text(self) -> str:
+        """The layout as text, as :meth:`parse` reads it (also ``str(layout)``)."""
         return "".join("".join("." if h == 0 else str(h) for h in row) + "\n" for row in self.heights)
 
     def __str__(self) -> str:

@@ -6,6 +6,19 @@ import enum
 
 
 class Phase(enum.Enum):
+    """Which decision is pending (``Game.phase``); docs/cards.md lists the turn step by step.
+
+    Members, in index order (``int(member)``, the one-hot position in the
+    observation tensor): ``ACTION`` (first pick or Summon), ``COMPLETE`` (second
+    tile, Shrine or Discard, R-ACT-4), ``PLACE`` (place a collected tile),
+    ``SHRINE`` (build Shrines on the sets just consolidated), ``GAME_OVER``, and
+    the Spirit card phases ``SPIRITS`` (window (c)), ``DESTROY``, ``WIND``,
+    ``WIND_TO``, ``STRENGTH``, ``STRENGTH_TO``, ``SET``, ``CHANGE``, ``CUNNING``.
+
+    >>> Phase.SHRINE, int(Phase.SHRINE)
+    (Phase.SHRINE, 3)
+    """
+
     ACTION = 0  # take the first tile from the top floor, or Summon; window (a)
     COMPLETE = 1  # complete the action with the first tile in hand; window (b)
     PLACE = 2  # place the next collected tile

@@ -55,6 +55,15 @@ class ConsolidatedSet:
 
 
 class Realm:
+    """One player's Realm: 4 x 4 cells of stacks (R-REALM-1).
+
+    ``Game.realm(player)`` returns a copy, which does not follow later moves.
+
+    >>> realm = Realm.parse("2Me1 . . .\\n. 1# . .\\n. . 2S .\\n. . . .")
+    >>> realm.height((0, 0)), realm.top((0, 0)), realm.top((1, 1)), realm.has_shrine((2, 2))
+    (2, (Tile('Me1'), True), (None, False), True)
+    """
+
     def __init__(self) -> None:
         self.heights = {cell: 0 for cell in CELLS}
         self.face_up: dict[Cell, Tile] = {}
@@ -67,6 +76,7 @@ class Realm:
     __hash__ = None  # type: ignore[assignment]  # mutable: no hash, like a list
 
     def copy(self) -> "Realm":
+        """An independent copy."""
         other = Realm()
         other.heights = dict(self.heights)
         other.face_up = dict(self.face_up)
@@ -121,6 +131,7 @@ class Realm:
         return (Realm.parse, (self.text,))
 
     def height(self, cell: Cell) -> int:
+        """Stack height at Realm cell ``(row, col)`` (0 when empty)."""
         return self.heights[_checked(cell)]
 
     def top(self, cell: Cell) -> tuple[Tile | None, bool] | None:
@@ -133,6 +144,7 @@ class Realm:
         return (None, False)
 
     def has_shrine(self, cell: Cell) -> bool:
+        """True if a Shrine stands on Realm cell ``(row, col)``."""
         return _checked(cell) in self.shrines
 
     def placeable(self) -> list[Cell]:
@@ -140,6 +152,7 @@ class Realm:
         return [cell for cell in CELLS if cell not in self.face_up and cell not in self.shrines]
 
     def place(self, cell: Cell, tile: Tile) -> None:
+        """Put ``tile`` face up on top of ``cell`` (R-PLACE-1; the caller checks that it may)."""
         self.heights[cell] += 1
         self.face_up[cell] = tile
 
@@ -220,6 +233,7 @@ class Realm:
         return sets, vp
 
     def shrine_points(self) -> int:
+        """VP of the Shrines: 1, 2 or 3 by the height of the stack under each (R-SHRINE-2)."""
         return sum(shrine_value(self.heights[cell]) for cell in self.shrines)
 
     def face_down_stacks(self) -> int:

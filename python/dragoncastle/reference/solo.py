@@ -17,6 +17,11 @@ RANKS = [(0, "Student"), (40, "Devotee"), (46, "Master"), (50, "Grand Master"), 
 
 
 def rank(score: int) -> str:
+    """The solo rank of a final score (R-SOLO-5).
+
+    >>> rank(45), rank(60)
+    ('Devotee', 'Diamond Dragon')
+    """
     return [name for lowest, name in RANKS if score >= lowest][-1] if score >= 0 else "Student"
 
 

@@ -7,6 +7,16 @@ from functools import total_ordering
 
 
 class TileType(enum.Enum):
+    """The type of a tile (R-TILE-1).
+
+    Members, in index order (``int(member)``): ``MERCHANT``, ``SOLDIER``,
+    ``FARMER`` (the Faction types, numbered 1 to 6), ``SEASON``, ``WIND`` and
+    ``DRAGON`` (the Special types).
+
+    >>> Tile("Wi2").type, TileType.WIND.is_faction
+    (TileType.WIND, False)
+    """
+
     MERCHANT = 0
     SOLDIER = 1
     FARMER = 2
@@ -42,9 +52,21 @@ CODES = [f"{prefix}{n}" for prefix, count in PREFIXES.values() for n in range(1,
 
 @total_ordering
 class Tile:
-    """A tile symbol such as ``Tile("Dr2")``. Identical tiles are equal."""
+    """A tile symbol such as ``Tile("Dr2")``. Identical tiles are equal (R-TILE-2).
 
-    __slots__ = ("code", "type", "symbol", "index")
+    >>> t = Tile("Me3")
+    >>> t.code, t.type, t.number, str(t)
+    ('Me3', TileType.MERCHANT, 3, 'Me3')
+    >>> Tile("Dr2").number is None
+    True
+    """
+
+    __slots__ = {
+        "code": "The tile's code: type and symbol, e.g. ``\"Me3\"`` or ``\"Dr2\"`` (also ``str(tile)``).",
+        "type": "The tile's :class:`TileType`.",
+        "symbol": "The symbol's number within its type: 1 to 6 for Factions, 1 to 4 or 1 to 3 for Specials.",
+        "index": "Index 0..28 in code order (Me1..Me6, So1..So6, Fa1..Fa6, Se1..Se4, Wi1..Wi4, Dr1..Dr3).",
+    }
 
     def __init__(self, code: str) -> None:
         text = code.strip() if isinstance(code, str) else ""
@@ -59,6 +81,7 @@ class Tile:
 
     @staticmethod
     def parse(code: str) -> "Tile":
+        """The tile of a code such as ``"Dr2"`` (same as ``Tile(code)``); a bad code raises ``ValueError``."""
         return Tile(code)
 
     @property
