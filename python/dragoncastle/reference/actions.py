@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import re
 from functools import total_ordering
 
 from .tiles import TileType
@@ -230,7 +231,9 @@ class Action:
         (Action('take 2,5'), Action('take 2,5'))
         """
         words = text.strip().lower()
-        if words.lstrip("-").isdigit():
+        # An id in ASCII digits with an optional sign, as the Rust engine reads
+        # it (str.isdigit would also take "²" and "０").
+        if re.fullmatch(r"[+-]?[0-9]+", words):
             return Action(int(words))
         word, rest = (words.split(None, 1) + ["", ""])[:2]
         rest = rest.strip()
