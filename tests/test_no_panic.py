@@ -1,0 +1,98 @@
+"""No public function lets a Rust panic reach Python (issue 12).
+
+A corpus of bad inputs goes to every public entry point of the Rust engine;
+each must return or raise an ordinary ``Exception`` (``ValueError``,
+``TypeError``, ``IndexError``, ``OverflowError``, ``MemoryError``...), never
+PyO3's ``PanicException`` (a ``BaseException``), and a game must be
+unchanged by a call that failed.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import dragoncastle as dc
+from dragoncastle.agents import MCTSAgent
+
+WEIRD = [None, True, -1, 2**64, -(2**63) - 1, 10**30, 3.5, math.nan, math.inf, "", "x", "\x00", "０", "²", "take 99,99",
+         [], [1, 2], {}, (0, 0), (99, 99), (-1, 0), (0, -1), (2**62, 0), b"bytes", object(), np.int64(5), np.array([1, 2])]
+
+
+def calls(g: dc.Game):
+    """(name, callable taking one weird argument) for the public API."""
+    return [
+        ("Game(players=)", lambda x: dc.Game(players=x)),
+        ("Game(seed=)", lambda x: dc.Game(seed=x)),
+        ("Game(spirits=)", lambda x: dc.Game(spirits=x)),
+        ("Game(dragons=)", lambda x: dc.Game(dragons=x)),
+        ("Game(layout=)", lambda x: dc.Game(layout=x)),
+        ("Game(rules=)", lambda x: dc.Game(rules=x)),
+        ("Game(deal=)", lambda x: dc.Game(deal=x)),
+        ("apply", g.apply),
+        ("is_legal", g.is_legal),
+        ("realm", g.realm),
+        ("shrine_pool", g.shrine_pool),
+        ("vp_tokens", g.vp_tokens),
+        ("countdown_tokens", g.countdown_tokens),
+        ("score_breakdown", g.score_breakdown),
+        ("castle_height", g.castle_height),
+        ("castle_top", g.castle_top),
+        ("is_available", g.is_available),
+        ("observation", g.observation),
+        ("observation_tensor", g.observation_tensor),
+        ("observation_tensor(version=)", lambda x: g.observation_tensor(0, x)),
+        ("compact_observation", g.compact_observation),
+        ("determinize", g.determinize),
+        ("clone(history=)", lambda x: g.clone(history=x)),
+        ("from_json", dc.Game.from_json),
+        ("Action", dc.Action),
+        ("Action.parse", dc.Action.parse),
+        ("Action.from_id", dc.Action.from_id),
+        ("Action.take", dc.Action.take),
+        ("Action.place", dc.Action.place),
+        ("Tile", dc.Tile),
+        ("Layout.parse", dc.Layout.parse),
+        ("Layout.standard", dc.Layout.standard),
+        ("Realm.parse", dc.Realm.parse),
+        ("Rules(dragon_set_bonus=)", lambda x: dc.Rules(dragon_set_bonus=x)),
+        ("observation_shape", dc.observation_shape),
+        ("solo_rank", dc.solo_rank),
+        ("dragon_points", lambda x: dc.dragon_points(x, [], 0)),
+        ("playouts(n)", lambda x: dc.playouts(x, threads=1) if not isinstance(x, int) or abs(x) > 10**6 else None),
+        ("playouts(players=)", lambda x: dc.playouts(2, players=x)),
+        ("playouts(agent=)", lambda x: dc.playouts(2, agent=x)),
+        ("playouts(threads=)", lambda x: dc.playouts(2, threads=x)),
+        ("arena(agents)", lambda x: dc.arena([x, "random"], 1)),
+        ("arena(n)", lambda x: dc.arena(["random", "random"], x) if not isinstance(x, int) or abs(x) > 10**6 else None),
+        ("MCTSAgent(iterations=)", lambda x: MCTSAgent(iterations=x).search(g) if not isinstance(x, int) or x > 10**6 or x < 1 else None),
+        ("VecEnv(n)", lambda x: dc.VecEnv(x) if not isinstance(x, int) or x > 10**6 or x < 1 else None),
+        ("VecEnv(opponent=)", lambda x: dc.VecEnv(2, opponent=x)),
+        ("VecEnv.step", lambda x: env.step(x)),
+    ]
+
+
+env = dc.VecEnv(2, players=2, seed=0)
+env.reset()
+
+
+@pytest.mark.parametrize("index", range(len(WEIRD)))
+def test_no_rust_panic_reaches_python(index):
+    g = dc.Game(players=2, seed=5)
+    for _ in range(9):
+        g.apply(g.legal_action_ids()[0])
+    before = g.to_json()
+    x = WEIRD[index]
+    for name, call in calls(g):
+        try:
+            call(x)
+        except Exception:  # noqa: BLE001 - any ordinary error is fine
+            pass
+        except BaseException as e:  # a PanicException is a BaseException
+            pytest.fail(f"{name}({x!r}) let {type(e).__name__} reach Python: {e}")
+        if name != "apply":
+            assert g.to_json() == before, name
+        else:
+            before = g.to_json()
