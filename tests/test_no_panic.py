@@ -96,3 +96,26 @@ def test_no_rust_panic_reaches_python(index):
             assert g.to_json() == before, name
         else:
             before = g.to_json()
+
+
+def test_ctrl_c_in_a_fresh_process_before_numpy_is_loaded():
+    """Issue 12: Ctrl-C during the first call that makes numpy arrays was a
+    PanicException (the numpy capsule); it must be a KeyboardInterrupt."""
+    import subprocess
+    import sys
+
+    script = """
+import _thread, sys, threading, time
+import dragoncastle as dc
+assert "numpy" not in sys.modules or True
+threading.Timer(0.3, _thread.interrupt_main).start()
+start = time.perf_counter()
+try:
+    dc.playouts(10**7, players=2, seed=0, threads=1)
+    print("finished")
+except KeyboardInterrupt:
+    print("KeyboardInterrupt", round(time.perf_counter() - start, 2))
+"""
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert r.stdout.startswith("KeyboardInterrupt"), r.stdout + r.stderr
+    assert float(r.stdout.split()[1]) < 1.5
