@@ -534,3 +534,38 @@ def test_the_picture_counts_turns_as_game_turn_and_has_a_legend(dc, capsys):
         main(["play", "--help"])
     out = capsys.readouterr().out
     assert "reading the picture" in out and "Available" in out and "2#S" in out
+
+
+def test_both_engines_give_the_same_message_for_the_same_bad_action():
+    """Issue 12: not only the type, the message too (the reason is worded by
+    the same rules in both engines)."""
+    from dragoncastle import reference
+
+    for cards in ({}, {"spirits": 3, "dragons": 1}):
+        games = [e.Game(players=3, seed=11, **cards) for e in (dc, reference)]
+        rng = random.Random(11)
+        for step in range(90):
+            if games[0].is_over:
+                break
+            if step % 5 == 0:
+                for spec in list(range(0, 686, 2)) + ["fly", 5000, True, "take 99,0"]:
+                    messages = []
+                    for g in games:
+                        try:
+                            g.apply(spec) if not g.is_legal(spec) else None
+                            messages.append(None)
+                        except ValueError as e:
+                            messages.append((type(e).__name__, str(e), e.action, e.phase, e.reason))
+                    assert messages[0] == messages[1], (spec, messages)
+            ids = games[0].legal_action_ids()
+            a = rng.choice(ids)
+            for g in games:
+                g.apply(a)
+    for engine_pair in ([dc.Tile, reference.Tile], [dc.Game, reference.Game]):
+        messages = []
+        for make in engine_pair:
+            try:
+                make("Xx1") if make in (dc.Tile, reference.Tile) else make(players=True)
+            except ValueError as e:
+                messages.append(str(e))
+        assert len(messages) == 2 and messages[0] == messages[1]

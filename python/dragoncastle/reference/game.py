@@ -70,7 +70,11 @@ class Game:
     def __init__(self, players: int = 2, seed: int | None = None, *, spirits: Any = None, dragons: Any = None,
                  layout: Layout | str | None = None, rules: Rules | None = None, deal: Iterable[str] | None = None) -> None:
         # A bool is an int to Python, but True players or seed is a mistake.
-        if isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= 4:
+        if isinstance(players, bool):
+            raise ValueError(f"expected an integer, not a bool ({players})")
+        if not isinstance(players, int):
+            raise ValueError(f"expected an integer; got {players}")
+        if not 1 <= players <= 4:
             raise ValueError(f"players must be 1 (solo) to 4; got {players}")
         if seed is None:
             seed = random.SystemRandom().getrandbits(64)
@@ -497,52 +501,73 @@ class Game:
         Phase.CUNNING: {ActionKind.SPIRIT},
     }
 
+    #: What each phase expects, in the words of an illegal action's reason.
+    EXPECTED_TEXT = {
+        Phase.ACTION: "TAKE (first tile) or SUMMON", Phase.COMPLETE: "TAKE (second tile), TAKE_SHRINE or DISCARD",
+        Phase.PLACE: "PLACE", Phase.SHRINE: "SHRINE or DONE", Phase.GAME_OVER: "nothing: the game is over",
+        Phase.SPIRITS: "SPIRIT or DONE", Phase.DESTROY: "DESTROY", Phase.WIND: "FLIP, SHRINE_FROM or DONE",
+        Phase.WIND_TO: "SHRINE_TO", Phase.STRENGTH: "MOVE_FROM or DONE", Phase.STRENGTH_TO: "MOVE_TO",
+        Phase.SET: "SET", Phase.CHANGE: "CHANGE", Phase.CUNNING: "SPIRIT (Cunning)",
+    }
+    #: The base game's (phase, kind) pairs, and the Spirits' follow-ups.
+    FITS = {(Phase.ACTION, ActionKind.TAKE), (Phase.ACTION, ActionKind.SUMMON), (Phase.COMPLETE, ActionKind.TAKE),
+            (Phase.COMPLETE, ActionKind.TAKE_SHRINE), (Phase.COMPLETE, ActionKind.DISCARD), (Phase.PLACE, ActionKind.PLACE),
+            (Phase.SHRINE, ActionKind.SHRINE), (Phase.SHRINE, ActionKind.DONE)}
+    FOLLOW_UPS = {(Phase.SPIRITS, ActionKind.DONE), (Phase.DESTROY, ActionKind.DESTROY), (Phase.WIND, ActionKind.FLIP),
+                  (Phase.WIND, ActionKind.SHRINE_FROM), (Phase.WIND, ActionKind.DONE), (Phase.WIND_TO, ActionKind.SHRINE_TO),
+                  (Phase.STRENGTH, ActionKind.MOVE_FROM), (Phase.STRENGTH, ActionKind.DONE),
+                  (Phase.STRENGTH_TO, ActionKind.MOVE_TO), (Phase.SET, ActionKind.SET), (Phase.CHANGE, ActionKind.CHANGE)}
+
     def _why_illegal(self, action: Action) -> str:
-        expected = self.EXPECTED[self.phase]
-        if action.kind not in expected:
-            return f"this phase expects {' or '.join(sorted(k.name for k in expected)) or 'nothing: the game is over'}"
-        if self.cards.pick_pending and action.kind is not ActionKind.TAKE:
-            return "a Spirit's pick is pending: the next decision is that pick"
-        if action.kind is ActionKind.SPIRIT:
+        """Why ``action`` is not legal now, in a player's words (the Rust
+        engine's wording, so both engines give the same message)."""
+        expected = self.EXPECTED_TEXT[self.phase]
+        kind = action.kind
+        if kind is ActionKind.SPIRIT:
             card = action.card
             if card not in self._spirits:
-                return f"the Spirit of {card} is not in play" if self._spirits else "no Spirit card is in play"
+                return f"the Spirit of {card} is not in play"
             if card in self.cards.used:
                 return f"the Spirit of {card} was already activated this turn (R-SPIRIT-1)"
-            if self.phase is Phase.CUNNING and card != "cunning":
-                return "Change's group of 3 waits for Cunning's activation"
-            pay = action.pay_cell
-            if pay is None and self._pool == 0:
-                return "your Shrine Pool is empty"
-            if pay is not None and pay not in self._realm.face_up:
-                return f"realm cell {pay} has no face-up tile to pay with (R-SPIRIT-1)"
-            if self.phase not in cards.WINDOWS[card] and self.phase is not Phase.CUNNING:
-                return f"the Spirit of {card} is not activated in phase {self.phase.name} (R-SPIRIT-2)"
-            return "its effect could not be applied after that payment (R-SPIRIT-2)"
-        if action.kind is ActionKind.TAKE:
+            return (f"the Spirit of {card} cannot be activated now: not its window, a pick is pending, "
+                    "the payment is missing, or its effect could not apply after paying (R-SPIRIT-1, R-SPIRIT-2)")
+        if (self.phase, kind) in self.FOLLOW_UPS:
+            return f"{action} is not one of this Spirit's choices now (docs/cards.md)"
+        if (self.phase, kind) not in self.FITS:
+            return f"this phase expects {expected}"
+        if self.cards.pick_pending:
+            return "a Spirit's pick is pending: the next pick must use it (docs/cards.md)"
+        realm = self._realm
+        if kind is ActionKind.TAKE:
+            r, c = action.target
             tile = self.castle.top(action.target)
             if tile is None:
-                return f"castle space {action.target} holds no tile"
-            if self.cards.pick_pending:
-                return f"{tile} at {action.target} is not a pick the pending Spirit allows"
-            if not cards.may_pick(self.castle, action.target, self.cards.elegance):
-                return f"{tile} at {action.target} is not Available (R-AVAIL-1)"
+                return f"castle space ({r},{c}) holds no tile"
+            if not self.castle.is_available(action.target):
+                return f"{tile} at ({r},{c}) is not Available: both long sides are blocked (R-AVAIL-1)"
             if self.phase is Phase.ACTION:
-                return f"{tile} is on floor {self.castle.height(action.target)}, not the top floor {self.top_floor} (R-ACT-1)"
+                return f"{tile} at ({r},{c}) is on floor {self.castle.height(action.target)}, not the top floor {self.top_floor} (R-ACT-1)"
             if tile != self.held[0]:
                 return f"{tile} is not identical to the first tile {self.held[0]} (R-TILE-2)"
             return "your Realm has fewer than 2 spaces to place a pair (R-PLACE-2)"
-        if action.kind is ActionKind.SUMMON:
-            return f"the castle still has tiles above the ground floor (top floor {self.top_floor}) (R-ACT-5)"
-        if action.kind is ActionKind.PLACE:
-            return "that cell is not free, or two identical tiles go lower cell first (R-PLACE-1, R-PLACE-3)"
-        if action.kind is ActionKind.SHRINE:
-            return "not a tile of a set Consolidated this turn with Shrine allowance left (R-SHRINE-1)"
-        if action.kind is ActionKind.DONE:
-            return "at least one step of the Spirit must happen first"
-        if action.kind is ActionKind.TAKE_SHRINE or action.kind is ActionKind.DISCARD:
-            return "the general pool has no Shrine or your Realm has no space (R-ACT-2)"
-        return f"{action} is not one of the Spirit's choices here"
+        if kind is ActionKind.SUMMON:
+            if self.top_floor > 1:
+                return f"the castle still has tiles above the ground floor (top floor {self.top_floor}) (R-ACT-5)"
+            return "no Countdown token is left"
+        if kind is ActionKind.TAKE_SHRINE:
+            if self.general_shrines == 0:
+                return "the general pool has no Shrine (R-ACT-2)"
+            return "your Realm has no space for the tile (R-PLACE-2)"
+        if kind is ActionKind.PLACE:
+            if action.target not in realm.placeable():
+                return "that cell holds a face-up tile or a Shrine (R-PLACE-1)"
+            return "two identical tiles are placed lower cell first (R-PLACE-3)"
+        if kind is ActionKind.SHRINE:
+            if self._pool == 0:
+                return "your Shrine Pool is empty"
+            return ("that cell is not a tile of a set Consolidated this turn with Shrine allowance left, "
+                    "or has a Shrine (R-SHRINE-1)")
+        return f"not legal now; this phase expects {expected}"
 
     def _play(self, action: Action) -> None:
         seat = self.current_player

@@ -77,7 +77,7 @@ class Tile:
                 self.symbol = int(text[2])
                 self.index = CODES.index(self.code)
                 return
-        raise ValueError(f"bad tile code {code!r} (expected e.g. Me1, So6, Se4, Wi2, Dr3)")
+        raise ValueError(f'bad tile code "{code}" (expected e.g. Me1, So6, Se4, Wi2, Dr3)')
 
     @staticmethod
     def parse(code: str) -> "Tile":
