@@ -216,7 +216,7 @@ impl Action {
     /// `move-to 3,3`, `set 2,2`, `change 1,2 merchant`.
     /// A bare integer is read as an id.
     pub fn parse(text: &str) -> Result<Action, Error> {
-        let bad = |why: &str| Error::Parse(format!("cannot parse action {text:?}: {why}"));
+        let bad = |why: &str| Error::Parse(format!("cannot parse action \"{text}\": {why}"));
         let t = text.trim().to_ascii_lowercase();
         if let Ok(id) = t.parse::<i64>() {
             return Action::from_id(id);

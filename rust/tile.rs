@@ -162,7 +162,7 @@ impl Tile {
 
     /// Parse a code such as `Dr2` (case-insensitive).
     pub fn parse(code: &str) -> Result<Tile, Error> {
-        let bad = || Error::Parse(format!("bad tile code {code:?} (expected e.g. Me1, So6, Se4, Wi2, Dr3)"));
+        let bad = || Error::Parse(format!("bad tile code \"{code}\" (expected e.g. Me1, So6, Se4, Wi2, Dr3)"));
         let code = code.trim();
         if !code.is_ascii() || code.len() != 3 {
             return Err(bad());

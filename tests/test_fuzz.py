@@ -33,7 +33,7 @@ ANY_INPUT = st.one_of(
     st.sampled_from(["summon", "discard", "done", "take-shrine", "take 0,0", "place 0,0", "shrine 1,1", "fly", "",
                      "take 12,0", "take \uff10,0", "spirit wind 0,0", "change 0,0 dragon", "move-from 3,3",
                      # Found by the long run: digits that str.isdigit takes but an id is not.
-                     "\u00b2", "+5", "\uff10", " 7"]),
+                     "\u00b2", "+5", "\uff10", " 7", "0\x1f", "summon\x1c", "\xa0take 0,0", "ta\u212ae 0,0"]),
     st.text(max_size=8),
     st.booleans(),
     st.floats(allow_nan=True),

@@ -6,7 +6,7 @@ import enum
 import re
 from functools import total_ordering
 
-from .tiles import TileType
+from .tiles import WHITESPACE, TileType
 
 NUM_ACTIONS = 1024
 MAX_LEGAL_ACTIONS = 256
@@ -82,16 +82,53 @@ class ActionKind(enum.Enum):
         return f"ActionKind.{self.name}"
 
 
+# The text rules of the Rust engine, spelled out so that both engines read
+# every string alike: whitespace is Unicode's White_Space (tiles.WHITESPACE),
+# letters fold to lower case in ASCII only, and numbers are ASCII digits with
+# an optional sign.
+_WHITESPACE = WHITESPACE
+
+
+def _trim(text: str) -> str:
+    return text.strip(_WHITESPACE)
+
+
+def _split_once(text: str) -> tuple[str, str] | None:
+    """``text`` cut at its first whitespace character, or None without one."""
+    for i, ch in enumerate(text):
+        if ch in _WHITESPACE:
+            return text[:i], text[i + 1:]
+    return None
+
+
+def _rsplit_once(text: str) -> tuple[str, str] | None:
+    """``text`` cut at its last whitespace character, or None without one."""
+    for i in range(len(text) - 1, -1, -1):
+        if text[i] in _WHITESPACE:
+            return text[:i], text[i + 1:]
+    return None
+
+
+def _number(text: str, signed: bool) -> int | None:
+    """An integer as Rust's ``str::parse`` reads it (i64 or usize), else None."""
+    if not re.fullmatch(r"[+-]?[0-9]+" if signed else r"\+?[0-9]+", text):
+        return None
+    n = int(text)
+    return n if (-(2**63) <= n < 2**63 if signed else n < 2**64) else None
+
+
 def _coords(text: str, side: int, original: str) -> tuple[int, int]:
     if "," not in text:
         raise _invalid(f'cannot parse action "{original}": expected row,col', original)
-    r, c = (part.strip() for part in text.split(",", 1))
-    # ASCII digits only (str.isdigit also takes "０" and "²"), as the Rust engine.
-    if not (r.isascii() and c.isascii() and r.isdigit() and c.isdigit()):
-        raise _invalid(f'cannot parse action "{original}": row and column must be numbers', original)
-    if int(r) >= side or int(c) >= side:
+    r_text, c_text = text.split(",", 1)
+    r, c = _number(_trim(r_text), False), _number(_trim(c_text), False)
+    if r is None:
+        raise _invalid(f'cannot parse action "{original}": row is not a number', original)
+    if c is None:
+        raise _invalid(f'cannot parse action "{original}": column is not a number', original)
+    if r >= side or c >= side:
         raise _invalid(f'cannot parse action "{original}": ({r},{c}) is outside the {side}x{side} grid', original)
-    return int(r), int(c)
+    return r, c
 
 
 @total_ordering
@@ -230,13 +267,12 @@ class Action:
         >>> Action.parse("Take 2,5"), Action.parse("29")
         (Action('take 2,5'), Action('take 2,5'))
         """
-        words = text.strip().lower()
-        # An id in ASCII digits with an optional sign, as the Rust engine reads
-        # it (str.isdigit would also take "²" and "０").
-        if re.fullmatch(r"[+-]?[0-9]+", words):
-            return Action(int(words))
-        word, rest = (words.split(None, 1) + ["", ""])[:2]
-        rest = rest.strip()
+        words = "".join(ch.lower() if "A" <= ch <= "Z" else ch for ch in _trim(text))
+        number = _number(words, True)
+        if number is not None:
+            return Action(number)
+        cut = _split_once(words)
+        word, rest = (cut[0], _trim(cut[1])) if cut else (words, "")
         if word == "take":
             r, c = _coords(rest, CASTLE_SIDE, text)
             return Action(TAKE0 + r * CASTLE_SIDE + c)
@@ -249,10 +285,12 @@ class Action:
                 raise _invalid(f'cannot parse action "{text}": unexpected arguments', text)
             return Action(simple[word])
         if word == "spirit":
-            name, pay = (rest.split(None, 1) + ["", ""])[:2]
-            if name not in SPIRITS or not pay.strip():
-                raise _invalid(f'cannot parse action "{text}": expected spirit NAME row,col|shrine', text)
-            pay = pay.strip()
+            parts = _split_once(rest)
+            if parts is None:
+                raise _invalid(f'cannot parse action "{text}": expected: spirit NAME row,col|shrine', text)
+            name, pay = parts[0], _trim(parts[1])
+            if name not in SPIRITS:
+                raise _invalid(f'cannot parse action "{text}": unknown Spirit', text)
             pay_index = PAY_SHRINE if pay == "shrine" else _cell_index(_coords(pay, REALM_SIDE, text))
             return Action(SPIRIT0 + SPIRITS.index(name) * PAY_OPTIONS + pay_index)
         if word == "destroy":
@@ -261,11 +299,13 @@ class Action:
         if word in CELL_WORDS:
             return Action(CELL_WORDS[word] + _cell_index(_coords(rest, REALM_SIDE, text)))
         if word == "change":
-            where, kind = (rest.rsplit(None, 1) + ["", ""])[:2] if rest else ("", "")
+            parts = _rsplit_once(rest)
+            if parts is None:
+                raise _invalid(f'cannot parse action "{text}": expected: change row,col TYPE', text)
+            where, kind = parts[0], _trim(parts[1])
             if kind not in TYPE_WORDS:
-                raise _invalid(f'cannot parse action "{text}": expected change row,col TYPE '
-                               f"(TYPE one of {' '.join(TYPE_WORDS)})", text)
-            cell = _coords(where, REALM_SIDE, text)
+                raise _invalid(f'cannot parse action "{text}": unknown tile type', text)
+            cell = _coords(_trim(where), REALM_SIDE, text)
             return Action(CHANGE0 + _cell_index(cell) * len(TileType) + TYPE_WORDS.index(kind))
         raise _invalid(f'cannot parse action "{text}": unknown action word', text)
 
