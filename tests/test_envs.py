@@ -17,8 +17,9 @@ import pytest
 
 import dragoncastle as dc
 
-gymnasium = pytest.importorskip("gymnasium")
-pytest.importorskip("pettingzoo")
+# The test extra installs both: a missing one must fail, not skip.
+import gymnasium  # noqa: E402
+import pettingzoo  # noqa: E402,F401
 
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # noqa: E402

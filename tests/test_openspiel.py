@@ -18,7 +18,8 @@ import pickle
 import numpy as np
 import pytest
 
-pyspiel = pytest.importorskip("pyspiel")
+# The test extra installs OpenSpiel: a missing one must fail, not skip.
+import pyspiel  # noqa: E402
 
 import dragoncastle as dc  # noqa: E402
 from dragoncastle import openspiel  # noqa: E402

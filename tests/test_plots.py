@@ -16,7 +16,8 @@ import pytest
 
 from dragoncastle.cli import main
 
-matplotlib = pytest.importorskip("matplotlib")
+# The test extra installs matplotlib and the notebook tools: missing, they fail.
+import matplotlib  # noqa: E402
 
 
 def png_size(path: Path) -> tuple[int, int]:
@@ -92,9 +93,9 @@ def test_plots_docstring_examples():
 def test_game_svg_renders_in_jupyter(tmp_path, monkeypatch):
     """A notebook cell that creates a Game and displays it gets an
     ``image/svg+xml`` output holding an <svg> document."""
-    nbformat = pytest.importorskip("nbformat")
-    nbclient = pytest.importorskip("nbclient")
-    kernelspec = pytest.importorskip("ipykernel.kernelspec")
+    import ipykernel.kernelspec as kernelspec
+    import nbclient
+    import nbformat
     # A kernel spec of our own for the Python running the tests, found through
     # JUPYTER_PATH: the spec named "python3" may be missing on a fresh machine
     # or, user-wide, start another Python without dragoncastle. The kernel's
