@@ -28,10 +28,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def build() -> str:
+def build(tree: Path = ROOT) -> str:
+    """Build the benchmark program of the checkout at ``tree``; its path."""
     out = subprocess.run(
         ["cargo", "build", "--release", "--bench", "instructions", "--message-format=json"],
-        cwd=ROOT, check=True, capture_output=True, text=True,
+        cwd=tree, check=True, capture_output=True, text=True,
     ).stdout
     for line in out.splitlines():
         msg = json.loads(line)

@@ -22,7 +22,6 @@ they crash on every Python game (they release the GIL, then call the game's Pyth
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import time
 from typing import Any, Callable
@@ -34,19 +33,9 @@ from open_spiel.python.algorithms import ismcts, mcts
 import dragoncastle as dc
 from dragoncastle import openspiel
 from dragoncastle.agents import MCTSAgent
+from dragoncastle.arena import wilson
 
 openspiel.register()
-
-
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson score interval for a win rate."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = wins / n
-    d = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / d
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def position(players: int, seed: int, steps: int) -> Any:

@@ -17,8 +17,6 @@ digest of every outcome).
 from __future__ import annotations
 
 import argparse
-import json
-import re
 import shutil
 import statistics
 import subprocess
@@ -28,24 +26,15 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benches"))
+from instructions import build, count  # noqa: E402  (benches/instructions.py)
+
 BENCH = """
 [[bench]]
 name = "instructions"
 path = "benches/instructions.rs"
 harness = false
 """
-
-
-def build(tree: Path) -> str:
-    out = subprocess.run(
-        ["cargo", "build", "--release", "--bench", "instructions", "--message-format=json"],
-        cwd=tree, check=True, capture_output=True, text=True,
-    ).stdout
-    for line in out.splitlines():
-        msg = json.loads(line)
-        if msg.get("reason") == "compiler-artifact" and msg["target"]["name"] == "instructions" and msg.get("executable"):
-            return msg["executable"]
-    raise RuntimeError(f"no benchmark binary built in {tree}")
 
 
 def run(binary: str, players: int, games: int) -> tuple[float, str]:
@@ -55,9 +44,6 @@ def run(binary: str, players: int, games: int) -> tuple[float, str]:
 
 
 def instructions(binary: str, players: int, games: int) -> float:
-    sys.path.insert(0, str(ROOT / "benches"))
-    from instructions import count  # noqa: E402  (benches/instructions.py)
-
     base, _ = count(binary, players, 0, 0)
     total, decisions = count(binary, players, games, 0)
     return (total - base) / decisions

@@ -64,3 +64,17 @@ def new_game(players: int, seed: int, spirits: Cards, dragons: Cards, layout: Op
              rules: Optional[_core.Rules]) -> _core.Game:
     """The game an environment deals for ``seed``: exactly ``dragoncastle.Game(players, seed, ...)``."""
     return _core.Game(players, seed, spirits=spirits, dragons=dragons, layout=layout, rules=rules)
+
+
+def render_text(game: _core.Game, mode: Optional[str], warn: Any) -> Optional[str]:
+    """``render()`` of both environments: the text picture, returned in
+    ``"ansi"`` mode, printed in ``"human"`` mode; ``warn`` (the library's
+    logger) is told when no mode was given."""
+    if mode is None:
+        warn("You are calling render method without specifying any render mode.")
+        return None
+    text = str(game)
+    if mode == "ansi":
+        return text
+    print(text)
+    return None

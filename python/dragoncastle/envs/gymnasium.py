@@ -58,7 +58,7 @@ from gymnasium import spaces
 
 from .. import _core
 from ..agents import from_spec
-from . import Cards, check_players, new_game, observation_bounds, observe
+from . import Cards, check_players, new_game, observation_bounds, observe, render_text
 
 __all__ = ["DragonCastleEnv", "register"]
 
@@ -210,14 +210,7 @@ class DragonCastleEnv(gymnasium.Env[npt.NDArray[Any], np.int64]):
         return info
 
     def render(self) -> Optional[str]:
-        if self.render_mode is None:
-            gymnasium.logger.warn("You are calling render method without specifying any render mode.")
-            return None
-        text = str(self._require_game())
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
+        return render_text(self._require_game(), self.render_mode, gymnasium.logger.warn)
 
     def close(self) -> None:
         # Nothing to release: the game is plain memory and rendering is text.

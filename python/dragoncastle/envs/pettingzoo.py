@@ -49,7 +49,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from .. import _core
-from . import Cards, check_players, new_game, observation_bounds, observe
+from . import Cards, check_players, new_game, observation_bounds, observe, render_text
 
 __all__ = ["env", "raw_env"]
 
@@ -178,14 +178,7 @@ class raw_env(AECEnv, EzPickle):
             self.render()
 
     def render(self) -> Optional[str]:
-        if self.render_mode is None:
-            logger.warn("You are calling render method without specifying any render mode.")
-            return None
-        text = str(self._require_game())
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
+        return render_text(self._require_game(), self.render_mode, logger.warn)
 
     def close(self) -> None:
         # Nothing to release: the game is plain memory and rendering is text.
