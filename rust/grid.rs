@@ -101,12 +101,6 @@ impl Grid {
         RankedGrid([Ranked::new(self.0[0]), Ranked::new(self.0[1]), last])
     }
 
-    /// The `k`-th space in increasing order (`k < self.count()`).
-    #[inline]
-    pub fn nth(&self, k: u32) -> Option<usize> {
-        self.ranked().nth(k)
-    }
-
     /// The spaces in increasing order.
     #[inline]
     pub fn for_each(&self, mut f: impl FnMut(usize)) {
@@ -245,12 +239,6 @@ static POPCOUNT8: [u8; 256] = {
     t
 };
 
-/// Position of the `k`-th set bit of `bits` (`k < bits.count_ones()`).
-#[inline]
-pub fn nth_bit(bits: u64, k: u32) -> u32 {
-    Ranked::new(bits).select(k)
-}
-
 /// `SELECT_IN_BYTE[j][b]`: position of the `j`-th set bit of byte `b` (8 if none).
 static SELECT_IN_BYTE: [[u8; 256]; 8] = {
     let mut t = [[8u8; 256]; 8];
@@ -287,9 +275,9 @@ mod tests {
         assert!(spaces.iter().all(|&s| g.contains(s)) && !g.contains(1));
         assert_eq!(g.count(), spaces.len() as u32);
         for (k, &s) in spaces.iter().enumerate() {
-            assert_eq!(g.nth(k as u32), Some(s));
+            assert_eq!(g.ranked().nth(k as u32), Some(s));
         }
-        assert_eq!(g.nth(spaces.len() as u32), None);
+        assert_eq!(g.ranked().nth(spaces.len() as u32), None);
     }
 
     #[test]
@@ -304,7 +292,7 @@ mod tests {
             };
             let mut rest = bits;
             for k in 0..bits.count_ones() {
-                assert_eq!(nth_bit(bits, k), rest.trailing_zeros(), "bits {bits:#x} k {k}");
+                assert_eq!(Ranked::new(bits).select(k), rest.trailing_zeros(), "bits {bits:#x} k {k}");
                 rest &= rest - 1;
             }
         }

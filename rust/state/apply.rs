@@ -73,9 +73,6 @@ impl State {
             Action::Place(c) => {
                 let t = self.held[self.placed as usize];
                 self.players[seat].realm.place(c as usize, t);
-                if self.placed == 0 {
-                    self.first_cell = c;
-                }
                 self.placed_cells |= 1 << c;
                 self.placed += 1;
                 // A tile of a set Consolidated earlier this turn (Strength in
@@ -125,7 +122,6 @@ impl State {
         self.held = [crate::tile::Tile::from_index_unchecked(0); 2];
         self.held_len = 0;
         self.placed = 0;
-        self.first_cell = 0;
         self.placed_cells = 0;
         self.n_sets = 0;
         self.sets_done = 0;

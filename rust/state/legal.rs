@@ -6,6 +6,7 @@ use crate::error::Error;
 use crate::layout::{MAX_COLS, SPACES};
 use crate::realm::CELLS;
 use crate::grid::{count16, Ranked16};
+use crate::tile::Tile;
 
 impl State {
     pub fn legal_actions(&self) -> ActionList {
@@ -187,11 +188,13 @@ impl State {
             return;
         }
         if free >= 2 && !self.tc.elegance {
-            c.tops_of(first, |s| {
-                if c.is_available(s) {
-                    out.push(Action::Take(s as u8));
+            // The copies `legal_pick` chooses among, in the same order.
+            let copies = c.available_copies(first);
+            for j in 0..Tile::COPIES {
+                if copies >> j & 1 != 0 {
+                    out.push(Action::Take(c.copy_space(first, j)));
                 }
-            });
+            }
         } else if free >= 2 {
             c.tops_of(first, |s| {
                 if self.pickable(s) {
@@ -223,7 +226,8 @@ impl State {
             let highest = 15 - free.leading_zeros();
             free & !(1u16 << highest)
         } else {
-            free & !((2u16 << self.first_cell) - 1)
+            // One tile placed: the second goes above the first's cell.
+            free & !((2u16 << self.placed_cells.trailing_zeros()) - 1)
         }
     }
 

@@ -136,9 +136,8 @@ pub struct State {
     pub(crate) held_len: u8,
     /// How many of `held` are already placed.
     pub(crate) placed: u8,
-    /// Cell of the first placed tile; orders two identical tiles (R-PLACE-3).
-    pub(crate) first_cell: u8,
-    /// Cells placed this turn: without a Spirit, any new set contains one.
+    /// Cells placed this turn: without a Spirit, any new set contains one;
+    /// while one tile of two is placed, its cell orders identical tiles (R-PLACE-3).
     pub(crate) placed_cells: u16,
     pub(crate) sets: [ConsolidatedSet; MAX_SETS],
     pub(crate) n_sets: u8,
@@ -219,7 +218,6 @@ impl State {
             held: [Tile::from_index_unchecked(0); 2],
             held_len: 0,
             placed: 0,
-            first_cell: 0,
             placed_cells: 0,
             sets: [ConsolidatedSet::default(); MAX_SETS],
             n_sets: 0,
