@@ -67,13 +67,17 @@ impl Setup {
 
     /// The deal in dealing order.
     pub fn deal(&self) -> [Tile; Tile::TOTAL] {
+        self.deal_for(self.seed)
+    }
+
+    fn deal_for(&self, seed: u64) -> [Tile; Tile::TOTAL] {
         match &self.deal {
             Some(d) if d.len() == Tile::TOTAL => {
                 let mut a = [Tile::from_index_unchecked(0); Tile::TOTAL];
                 a.copy_from_slice(d);
                 a
             }
-            _ => seeded_deal(self.seed),
+            _ => seeded_deal(seed),
         }
     }
 
@@ -84,9 +88,15 @@ impl Setup {
 
     /// The opening state.
     pub fn state(&self) -> Result<State, Error> {
+        self.state_seeded(self.seed)
+    }
+
+    /// The opening state of this set-up dealt, and its cards drawn, from
+    /// `seed` instead (game `k` of a batch), without copying the set-up.
+    pub fn state_seeded(&self, seed: u64) -> Result<State, Error> {
         self.validate()?;
-        let (spirits, dragons) = self.cards();
-        let deal = self.deal();
+        let (spirits, dragons) = resolve(&self.spirits, &self.dragons, seed);
+        let deal = self.deal_for(seed);
         Ok(match &self.layout {
             Some(layout) => State::checked(self.players, layout, &deal, self.rules, spirits, dragons),
             None => State::checked(self.players, &Layout::for_players(self.players), &deal, self.rules, spirits, dragons),

@@ -184,7 +184,7 @@ impl VecEnv {
 
     fn deal_n(&self, i: usize, episode: u64, n: usize) -> Result<Slot, Error> {
         let game_seed = self.seed.wrapping_add(i as u64).wrapping_add((n as u64).wrapping_mul(episode));
-        let state = Setup { seed: game_seed, ..self.setup.clone() }.state()?;
+        let state = self.setup.state_seeded(game_seed)?;
         // Scores count from 0, so a game's score rewards add up to its final
         // score even where it starts elsewhere (the solo variant's -15).
         Ok(Slot { state, game_seed, episode, opponent_decisions: 0, scores: [0; MAX_PLAYERS] })
