@@ -167,20 +167,16 @@ pub fn play_game(agents: &[AgentSpec], setup: &Setup, stop: &AtomicBool) -> Aren
         let mut rng = SplitMix64::new(decision_seed(game_seed, seat, out.decisions[seat]));
         let start = Instant::now();
         let a = match agent {
-            AgentSpec::Random => random_action(&s, &mut rng, &mut buf),
-            AgentSpec::Greedy => greedy_action(&s, &mut rng),
-            AgentSpec::Dragon => s.dragon_action(),
-            AgentSpec::Mcts { config, reuse, exploration } => {
+            AgentSpec::Mcts { config, reuse: true, exploration } => {
                 let c = exploration.unwrap_or_else(|| default_exploration(s.is_solo(), config.reward));
                 let cfg = Config { seed: rng.next_u64(), exploration: c, ..config };
                 // Tree reuse: re-root the seat's last tree along the moves played since.
                 let old = trees[seat].take().and_then(|(mut t, from)| t.advance(&out.actions[from..]).then_some(t));
-                let (r, tree) = search::search_until(&s, &cfg, if reuse { old } else { None }, Some(stop));
-                if reuse {
-                    trees[seat] = tree.map(|t| (t, out.actions.len()));
-                }
+                let (r, tree) = search::search_until(&s, &cfg, old, Some(stop));
+                trees[seat] = tree.map(|t| (t, out.actions.len()));
                 r.best
             }
+            _ => agent_action_until(agent, &s, &mut rng, &mut buf, Some(stop)),
         };
         out.seconds[seat] += start.elapsed().as_secs_f64();
         out.decisions[seat] += 1;
