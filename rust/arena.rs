@@ -123,12 +123,8 @@ fn decision_seed(game_seed: u64, seat: usize, decision: u32) -> u64 {
 }
 
 /// One decision of `spec` for the seat to move, without tree reuse (for
-/// callers that keep no per-seat memory, such as the vectorized environment).
-pub fn agent_action(spec: AgentSpec, s: &State, rng: &mut SplitMix64, buf: &mut ActionList) -> Option<Action> {
-    agent_action_until(spec, s, rng, buf, None)
-}
-
-/// [`agent_action`] that a search abandons when `stop` is set.
+/// callers that keep no per-seat memory); a search is abandoned when `stop`
+/// is set.
 pub fn agent_action_until(
     spec: AgentSpec,
     s: &State,
