@@ -106,8 +106,13 @@ def test_ctrl_c_in_a_fresh_process_before_numpy_is_loaded():
 
     script = """
 import _thread, sys, threading, time
+import signal
 import dragoncastle as dc
 assert "numpy" not in sys.modules or True
+# A process started in the background by a shell without job control (or
+# under nohup) inherits SIGINT ignored, and then interrupt_main does nothing;
+# Ctrl-C at a terminal always reaches Python's own handler, so test with it.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 threading.Timer(0.3, _thread.interrupt_main).start()
 start = time.perf_counter()
 try:
