@@ -591,3 +591,50 @@ def test_both_engines_read_any_text_alike():
                 except ValueError as e:
                     seen.append((type(e).__name__, str(e)))
         assert seen[:2] == seen[2:], (text, seen)
+
+
+def test_both_engines_accept_and_refuse_the_same_names_and_pictures():
+    """The other text readers follow the same rules (reference/text.py): card
+    names, Dragon names, Realm pictures and layouts are accepted by both
+    engines alike, with the same result, or refused by both (ValueError; the
+    set-up messages are each engine's own). Before, the reference folded the
+    Kelvin sign to "k", and split lines at form feeds and words at U+001F."""
+    from dragoncastle import reference
+
+    odd = ["\x1f", "\x1c", "\x0c", "\xa0", "\u212a", "\t", "\r", "\u2028", "\u3000", "\x85", "\ufeff", " "]
+    realm = "2Me1 . . .\n. 3# . .\n. . 1S .\n. . . 4Dr2\n"
+    layout = dc.Layout.standard("standard-2p").text
+    rng = random.Random(1)
+
+    def mutate(text: str) -> str:
+        chars = list(text)
+        for _ in range(rng.randint(1, 3)):
+            i = rng.randint(0, len(chars))
+            if rng.random() < 0.5 or not chars:
+                chars.insert(i, rng.choice(odd))
+            elif i < len(chars):
+                chars[i] = rng.choice(odd + ["\n", "0", "K", "9"])
+        return "".join(chars)
+
+    def outcome(f, text):
+        try:
+            return ("ok", f(text))
+        except ValueError:
+            return ("refused",)
+
+    cases = [
+        (lambda e, t: e.Realm.parse(t).text, realm),
+        (lambda e, t: e.Layout.parse(t).text, layout),
+        (lambda e, t: e.Game(players=3, seed=1, spirits=[t, "wind"]).spirits, "Deep"),
+        (lambda e, t: e.Game(players=3, seed=1, dragons=[t]).dragons, "knowledge"),
+        (lambda e, t: e.dragon_points(t, [e.Realm.parse(realm)], 0), "Bravery"),
+    ]
+    accepted = refused = 0
+    for read, base in cases:
+        for _ in range(400):
+            text = mutate(base)
+            rust, ref = (outcome(lambda t, e=e: read(e, t), text) for e in (dc, reference))
+            assert rust == ref, (text, rust, ref)
+            accepted += rust[0] == "ok"
+            refused += rust[0] == "refused"
+    assert accepted > 100 and refused > 100  # both sides of the line are exercised

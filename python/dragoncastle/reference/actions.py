@@ -6,7 +6,8 @@ import enum
 import re
 from functools import total_ordering
 
-from .tiles import WHITESPACE, TileType
+from .text import ascii_lower, rsplit_once, split_once, trim
+from .tiles import TileType
 
 NUM_ACTIONS = 1024
 MAX_LEGAL_ACTIONS = 256
@@ -82,33 +83,6 @@ class ActionKind(enum.Enum):
         return f"ActionKind.{self.name}"
 
 
-# The text rules of the Rust engine, spelled out so that both engines read
-# every string alike: whitespace is Unicode's White_Space (tiles.WHITESPACE),
-# letters fold to lower case in ASCII only, and numbers are ASCII digits with
-# an optional sign.
-_WHITESPACE = WHITESPACE
-
-
-def _trim(text: str) -> str:
-    return text.strip(_WHITESPACE)
-
-
-def _split_once(text: str) -> tuple[str, str] | None:
-    """``text`` cut at its first whitespace character, or None without one."""
-    for i, ch in enumerate(text):
-        if ch in _WHITESPACE:
-            return text[:i], text[i + 1:]
-    return None
-
-
-def _rsplit_once(text: str) -> tuple[str, str] | None:
-    """``text`` cut at its last whitespace character, or None without one."""
-    for i in range(len(text) - 1, -1, -1):
-        if text[i] in _WHITESPACE:
-            return text[:i], text[i + 1:]
-    return None
-
-
 def _number(text: str, signed: bool) -> int | None:
     """An integer as Rust's ``str::parse`` reads it (i64 or usize), else None."""
     if not re.fullmatch(r"[+-]?[0-9]+" if signed else r"\+?[0-9]+", text):
@@ -121,7 +95,7 @@ def _coords(text: str, side: int, original: str) -> tuple[int, int]:
     if "," not in text:
         raise _invalid(f'cannot parse action "{original}": expected row,col', original)
     r_text, c_text = text.split(",", 1)
-    r, c = _number(_trim(r_text), False), _number(_trim(c_text), False)
+    r, c = _number(trim(r_text), False), _number(trim(c_text), False)
     if r is None:
         raise _invalid(f'cannot parse action "{original}": row is not a number', original)
     if c is None:
@@ -189,7 +163,7 @@ class Action:
     @staticmethod
     def spirit(card: str, pay_cell: tuple[int, int] | None = None) -> "Action":
         """Activate Spirit ``card``, paying with the face-up tile of ``pay_cell`` or (None) a Shrine."""
-        name = card.lower() if isinstance(card, str) else ""
+        name = ascii_lower(card) if isinstance(card, str) else ""
         if name not in SPIRITS:
             raise ValueError(f"unknown Spirit card {card!r} (one of {', '.join(SPIRITS)})")
         pay = PAY_SHRINE if pay_cell is None else _cell_index(_checked(pay_cell, REALM_SIDE, "realm cell"))
@@ -267,12 +241,12 @@ class Action:
         >>> Action.parse("Take 2,5"), Action.parse("29")
         (Action('take 2,5'), Action('take 2,5'))
         """
-        words = "".join(ch.lower() if "A" <= ch <= "Z" else ch for ch in _trim(text))
+        words = ascii_lower(trim(text))
         number = _number(words, True)
         if number is not None:
             return Action(number)
-        cut = _split_once(words)
-        word, rest = (cut[0], _trim(cut[1])) if cut else (words, "")
+        cut = split_once(words)
+        word, rest = (cut[0], trim(cut[1])) if cut else (words, "")
         if word == "take":
             r, c = _coords(rest, CASTLE_SIDE, text)
             return Action(TAKE0 + r * CASTLE_SIDE + c)
@@ -285,10 +259,10 @@ class Action:
                 raise _invalid(f'cannot parse action "{text}": unexpected arguments', text)
             return Action(simple[word])
         if word == "spirit":
-            parts = _split_once(rest)
+            parts = split_once(rest)
             if parts is None:
                 raise _invalid(f'cannot parse action "{text}": expected: spirit NAME row,col|shrine', text)
-            name, pay = parts[0], _trim(parts[1])
+            name, pay = parts[0], trim(parts[1])
             if name not in SPIRITS:
                 raise _invalid(f'cannot parse action "{text}": unknown Spirit', text)
             pay_index = PAY_SHRINE if pay == "shrine" else _cell_index(_coords(pay, REALM_SIDE, text))
@@ -299,13 +273,13 @@ class Action:
         if word in CELL_WORDS:
             return Action(CELL_WORDS[word] + _cell_index(_coords(rest, REALM_SIDE, text)))
         if word == "change":
-            parts = _rsplit_once(rest)
+            parts = rsplit_once(rest)
             if parts is None:
                 raise _invalid(f'cannot parse action "{text}": expected: change row,col TYPE', text)
-            where, kind = parts[0], _trim(parts[1])
+            where, kind = parts[0], trim(parts[1])
             if kind not in TYPE_WORDS:
                 raise _invalid(f'cannot parse action "{text}": unknown tile type', text)
-            cell = _coords(_trim(where), REALM_SIDE, text)
+            cell = _coords(trim(where), REALM_SIDE, text)
             return Action(CHANGE0 + _cell_index(cell) * len(TileType) + TYPE_WORDS.index(kind))
         raise _invalid(f'cannot parse action "{text}": unknown action word', text)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from .text import ascii_lower, trim
 from .actions import DRAGONS, SPIRITS
 from .castle import Castle, Space
 from .phase import Phase
@@ -68,11 +69,12 @@ def cards_in_play(what: str, names: list[str], spec: Any, drawn: list[int]) -> l
         for name in spec:
             if not isinstance(name, str):
                 raise ValueError(f"{what}: card names are strings; got {name!r}")
-            if name.lower() not in names:
+            key = ascii_lower(trim(name))  # as the Rust engine reads a name
+            if key not in names:
                 raise ValueError(f"{what}: unknown card {name!r} (one of {', '.join(names)})")
-            index = names.index(name.lower())
+            index = names.index(key)
             if index in chosen:
-                raise ValueError(f"{what}: card {name.lower()!r} is named twice")
+                raise ValueError(f"{what}: card {key!r} is named twice")
             chosen.append(index)
     else:
         raise ValueError(f"{what}: expected None, a count 0..{len(names)} or a list of names; got {type(spec).__name__}")

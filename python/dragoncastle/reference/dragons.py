@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
+from .text import ascii_lower
 from .actions import DRAGONS
 from .realm import CELLS, SIDE, Cell, Realm, neighbours
 from .tiles import TileType
@@ -141,7 +142,7 @@ SCORING: dict[str, Callable[[Realm], int]] = {
 def dragon_points(card: str, realms: Sequence[Realm], player: int) -> int:
     """The points Dragon ``card`` gives ``realms[player]`` (Power compares it
     with the neighbours in ``realms``, read as seats)."""
-    name = card.lower() if isinstance(card, str) else None
+    name = ascii_lower(card) if isinstance(card, str) else None
     if name not in DRAGONS:
         raise ValueError(f"unknown Dragon card {card!r} (one of {', '.join(DRAGONS)})")
     realms = list(realms)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from .text import WHITESPACE
+from .text import lines as text_lines
+
 MAX_ROWS = MAX_COLS = 12
 TOTAL_TILES = 116
 
@@ -33,7 +36,7 @@ class Layout:
         """Parse layout text: one row per line, one digit (stack height) per space, ``.`` for none.
 
         The layout must hold exactly 116 tiles in at most 12 x 12 spaces, else ``ValueError`` (R-LAYOUT-1)."""
-        lines = [line.rstrip() for line in text.split("\n")]
+        lines = [line.rstrip(WHITESPACE) for line in text_lines(text)]  # as the Rust engine cuts them
         while lines and not lines[0]:
             lines.pop(0)
         while lines and not lines[-1]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .text import lines as text_lines, split_whitespace, trim
 from .tiles import Tile, TileType
 
 SIDE = 4
@@ -90,7 +91,8 @@ class Realm:
         height 2 face down with a Shrine (docs/cards.md)."""
         if not isinstance(text, str):
             raise ValueError(f"Realm.parse expects text; got {type(text).__name__}")
-        lines = [line.split() for line in text.strip().splitlines()]
+        # Lines and words cut as the Rust engine cuts them (text.py).
+        lines = [split_whitespace(line) for line in text_lines(text) if trim(line)]
         if len(lines) != SIDE or any(len(words) != SIDE for words in lines):
             raise ValueError(f"realm text must be {SIDE} lines of {SIDE} cells separated by spaces; got {text!r}")
         realm = Realm()
@@ -100,7 +102,7 @@ class Realm:
                     continue
                 digits = len(word) - len(word.lstrip("0123456789"))
                 height, top = word[:digits], word[digits:]
-                if not height or int(height) < 1 or not top:
+                if not height or not 1 <= int(height) <= 255 or not top:  # a u8 in the Rust engine
                     raise ValueError(f"realm cell {r},{c}: bad text {word!r} (expected ., 3Me2, 2# or 2S)")
                 realm.heights[(r, c)] = int(height)
                 if top == "#":

@@ -5,6 +5,8 @@ from __future__ import annotations
 import enum
 from functools import total_ordering
 
+from .text import trim
+
 
 class TileType(enum.Enum):
     """The type of a tile (R-TILE-1).
@@ -50,10 +52,6 @@ PREFIXES = {
 CODES = [f"{prefix}{n}" for prefix, count in PREFIXES.values() for n in range(1, count + 1)]
 
 
-#: Unicode's White_Space, what the Rust engine trims from text (Python's
-#: str.strip would also strip the separators U+001C-U+001F).
-WHITESPACE = "\t\n\x0b\x0c\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
-
 
 @total_ordering
 class Tile:
@@ -76,7 +74,7 @@ class Tile:
     def __init__(self, code: str) -> None:
         # As the Rust engine reads a code: Unicode whitespace trimmed, then
         # three ASCII characters (str.isdigit alone would take "²").
-        text = code.strip(WHITESPACE) if isinstance(code, str) else ""
+        text = trim(code) if isinstance(code, str) else ""
         for tile_type, (prefix, count) in PREFIXES.items():
             if (len(text) == 3 and text.isascii() and text[:2].lower() == prefix.lower() and text[2].isdigit()
                     and 1 <= int(text[2]) <= count):
