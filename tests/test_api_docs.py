@@ -168,27 +168,6 @@ def test_stub_examples_run():
 
 # ---------------------------------------------------------------- examples elsewhere
 
-# Modules whose examples no other test runs (tests/test_doctests.py runs
-# dragoncastle, .agents and .play; test_envs, test_openspiel, test_plots and
-# test_ray run theirs).
-EXAMPLE_MODULES = [
-    "dragoncastle.errors",
-    "dragoncastle.reference",
-    "dragoncastle.reference.actions",
-    "dragoncastle.reference.layout",
-    "dragoncastle.reference.phase",
-    "dragoncastle.reference.realm",
-    "dragoncastle.reference.solo",
-    "dragoncastle.reference.tiles",
-]
-
-
-@pytest.mark.parametrize("name", EXAMPLE_MODULES)
-def test_docstring_examples(name):
-    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
-    assert result.attempted > 0 and result.failed == 0
-
-
 # ---------------------------------------------------------------- the API reference
 
 # What ``docs/api.md`` builds. pdoc follows the submodules that a package's
