@@ -12,8 +12,9 @@ import pytest
 import dragoncastle as dc
 
 
-def twin_games(env_seed: int, n: int, players: int, episode: int = 0, **cards):
-    return [dc.Game(players=players, seed=env_seed + i + n * episode, **cards) for i in range(n)]
+def slot_game(env_seed: int, n: int, players: int, i: int, episode: int) -> dc.Game:
+    """The game slot ``i`` of ``n`` plays in its ``episode``-th episode (docs/vecenv.md)."""
+    return dc.Game(players=players, seed=env_seed + i + n * episode)
 
 
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
@@ -25,7 +26,7 @@ def test_rows_are_the_games_a_plain_game_plays(players):
     assert masks.shape == (n, dc.NUM_ACTIONS) and masks.dtype == np.bool_
     assert rewards.shape == (n, players) and rewards.dtype == np.float32
     assert terminated.shape == (n,) and to_move.shape == (n,)
-    games = twin_games(seed, n, players)
+    games = [slot_game(seed, n, players, i, 0) for i in range(n)]
     episodes = [0] * n
     ended = 0
     for step in range(400):
@@ -44,7 +45,7 @@ def test_rows_are_the_games_a_plain_game_plays(players):
                 assert rewards[i].tolist() == pytest.approx(g.returns())
                 episodes[i] += 1
                 ended += 1
-                games[i] = dc.Game(players=players, seed=seed + i + n * episodes[i])
+                games[i] = slot_game(seed, n, players, i, episodes[i])
             else:
                 assert not rewards[i].any()
     assert ended > 0
@@ -95,8 +96,10 @@ def test_bad_input_is_an_error_and_changes_nothing():
     obs, masks, *_ = env.reset()
     before = (obs.copy(), masks.copy())
     good = env.sample()
-    for bad in (np.array([int(good[0]), int(good[1]), dc.Action.summon().id]), [int(good[0])], ["x", 1, 2], np.array([5000, 0, 0])):
-        with pytest.raises((dc.IllegalActionError, ValueError)):
+    for bad, error in ((np.array([int(good[0]), int(good[1]), dc.Action.summon().id]), dc.IllegalActionError),
+                       ([int(good[0])], ValueError), (["x", 1, 2], ValueError),
+                       (np.array([5000, 0, 0]), dc.InvalidActionError)):
+        with pytest.raises(error):
             env.step(bad)
         assert np.array_equal(obs, before[0]) and np.array_equal(masks, before[1])
     # The games are where they were: the good actions still apply.

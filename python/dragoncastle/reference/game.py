@@ -483,24 +483,6 @@ class Game:
         self.history_by_dragon += [True] * len(moves)
         self._end_turn()
 
-    # The kinds each phase expects, for error messages.
-    EXPECTED = {
-        Phase.ACTION: {ActionKind.TAKE, ActionKind.SUMMON, ActionKind.SPIRIT},
-        Phase.COMPLETE: {ActionKind.TAKE, ActionKind.TAKE_SHRINE, ActionKind.DISCARD, ActionKind.SPIRIT},
-        Phase.PLACE: {ActionKind.PLACE},
-        Phase.SHRINE: {ActionKind.SHRINE, ActionKind.DONE, ActionKind.SPIRIT},
-        Phase.GAME_OVER: set(),
-        Phase.SPIRITS: {ActionKind.SPIRIT, ActionKind.DONE},
-        Phase.DESTROY: {ActionKind.DESTROY},
-        Phase.WIND: {ActionKind.FLIP, ActionKind.SHRINE_FROM, ActionKind.DONE},
-        Phase.WIND_TO: {ActionKind.SHRINE_TO},
-        Phase.STRENGTH: {ActionKind.MOVE_FROM, ActionKind.DONE},
-        Phase.STRENGTH_TO: {ActionKind.MOVE_TO},
-        Phase.SET: {ActionKind.SET},
-        Phase.CHANGE: {ActionKind.CHANGE},
-        Phase.CUNNING: {ActionKind.SPIRIT},
-    }
-
     #: What each phase expects, in the words of an illegal action's reason.
     EXPECTED_TEXT = {
         Phase.ACTION: "TAKE (first tile) or SUMMON", Phase.COMPLETE: "TAKE (second tile), TAKE_SHRINE or DISCARD",
