@@ -53,13 +53,6 @@ def observe(game: _core.Game, seat: int, kind: str) -> npt.NDArray[Any]:
     return game.observation_tensor(seat)
 
 
-def check_players(players: int) -> int:
-    """The player count, validated (1 is solo against the Dragon of Ingenuity)."""
-    if isinstance(players, bool) or not isinstance(players, (int, np.integer)) or not 1 <= players <= 4:
-        raise ValueError(f"players must be an integer from 1 to 4; got {players!r}")
-    return int(players)
-
-
 def new_game(players: int, seed: int, spirits: Cards, dragons: Cards, layout: Optional[str],
              rules: Optional[_core.Rules]) -> _core.Game:
     """The game an environment deals for ``seed``: exactly ``dragoncastle.Game(players, seed, ...)``."""

@@ -58,7 +58,7 @@ from gymnasium import spaces
 
 from .. import _core
 from ..agents import from_spec
-from . import Cards, check_players, new_game, observation_bounds, observe, render_text
+from . import Cards, new_game, observation_bounds, observe, render_text
 
 __all__ = ["DragonCastleEnv", "register"]
 
@@ -87,7 +87,9 @@ class DragonCastleEnv(gymnasium.Env[npt.NDArray[Any], np.int64]):
                  spirits: Cards = None, dragons: Cards = None, layout: Optional[str] = None,
                  rules: Optional[_core.Rules] = None, illegal_action: str = "lose",
                  illegal_reward: float = -1.0, render_mode: Optional[str] = None) -> None:
-        self.players = check_players(players)
+        self._setup = (spirits, dragons, layout, rules)
+        # The core checks the player count, cards and layout now, not at the first reset.
+        self.players = new_game(players, 0, *self._setup).players
         if isinstance(learner, bool) or not isinstance(learner, int) or not 0 <= learner < self.players:
             raise ValueError(f"learner must be a seat from 0 to {self.players - 1}; got {learner!r}")
         if reward not in ("win", "score"):
@@ -99,8 +101,6 @@ class DragonCastleEnv(gymnasium.Env[npt.NDArray[Any], np.int64]):
         self.learner, self.reward_kind, self.observation_kind = learner, reward, observation
         self.illegal_action, self.illegal_reward = illegal_action, float(illegal_reward)
         self.render_mode = render_mode
-        self._setup = (spirits, dragons, layout, rules)
-        new_game(self.players, 0, *self._setup)  # bad cards or layouts fail here, not at reset
         others = self.players - 1
         if isinstance(opponents, (list, tuple)):
             if len(opponents) != others:

@@ -49,7 +49,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from .. import _core
-from . import Cards, check_players, new_game, observation_bounds, observe, render_text
+from . import Cards, new_game, observation_bounds, observe, render_text
 
 __all__ = ["env", "raw_env"]
 
@@ -84,15 +84,14 @@ class raw_env(AECEnv, EzPickle):
                  layout: Optional[str] = None, rules: Optional[_core.Rules] = None) -> None:
         EzPickle.__init__(self, players, seed, render_mode, spirits, dragons, observation, layout, rules)
         super().__init__()
-        self.players = check_players(players)
+        self._setup = (spirits, dragons, layout, rules)
+        # The core checks the player count, cards and layout now, not at the first reset.
+        self.players = new_game(players, 0, *self._setup).players
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}; got {render_mode!r}")
         low, high, shape, dtype = observation_bounds(observation)
         self.render_mode = render_mode
         self.observation_kind = observation
-        self._setup = (spirits, dragons, layout, rules)
-        # Validate the setup now rather than at the first reset (bad card names, layouts...).
-        new_game(self.players, 0, *self._setup)
         self._next_seed = seed
         self._entropy = random.Random()
 
