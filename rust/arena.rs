@@ -136,12 +136,15 @@ pub fn agent_action_until(
         AgentSpec::Random => random_action(s, rng, buf),
         AgentSpec::Greedy => greedy_action(s, rng),
         AgentSpec::Dragon => s.dragon_action(),
-        AgentSpec::Mcts { config, exploration, .. } => {
-            let c = exploration.unwrap_or_else(|| default_exploration(s.is_solo(), config.reward));
-            let cfg = Config { seed: rng.next_u64(), exploration: c, ..config };
-            search::search_until(s, &cfg, None, stop).0.best
-        }
+        AgentSpec::Mcts { config, exploration, .. } => search::search_until(s, &decision_config(config, exploration, s, rng), None, stop).0.best,
     }
+}
+
+/// The search settings of one decision: the spec's, a seed from the
+/// decision's stream, and the default exploration where the spec gave none.
+fn decision_config(config: Config, exploration: Option<f64>, s: &State, rng: &mut SplitMix64) -> Config {
+    let exploration = exploration.unwrap_or_else(|| default_exploration(s.is_solo(), config.reward));
+    Config { seed: rng.next_u64(), exploration, ..config }
 }
 
 /// Play one game: `agents.len()` players (1 is solo against the Dragon of
@@ -164,8 +167,7 @@ pub fn play_game(agents: &[AgentSpec], setup: &Setup, stop: &AtomicBool) -> Aren
         let start = Instant::now();
         let a = match agent {
             AgentSpec::Mcts { config, reuse: true, exploration } => {
-                let c = exploration.unwrap_or_else(|| default_exploration(s.is_solo(), config.reward));
-                let cfg = Config { seed: rng.next_u64(), exploration: c, ..config };
+                let cfg = decision_config(config, exploration, &s, &mut rng);
                 // Tree reuse: re-root the seat's last tree along the moves played since.
                 let old = trees[seat].take().and_then(|(mut t, from)| t.advance(&out.actions[from..]).then_some(t));
                 let (r, tree) = search::search_until(&s, &cfg, old, Some(stop));

@@ -6,9 +6,8 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::action::ActionList;
 use crate::arena::{play_game, AgentSpec};
-use crate::agents::greedy_action;
+use crate::agents::{greedy_action, random_playout};
 use crate::error::Error;
 use crate::rng::SplitMix64;
 use crate::setup::Setup;
@@ -58,19 +57,15 @@ pub fn play_one(setup: &Setup, policy: Policy, stop: &AtomicBool) -> Outcome {
     // The setup was validated by the caller, so this cannot fail.
     let Ok(mut s) = setup.state() else { return Outcome::default() };
     let mut rng = SplitMix64::stream(game_seed, AGENTS);
-    let mut buf = ActionList::default();
     let mut decisions = 0;
     if policy == Policy::Random {
-        while s.step_pick(&mut buf, |n| rng.below(n as u64) as usize).is_some() {
-            decisions += 1;
-        }
+        decisions = random_playout(&mut s, &mut rng);
     }
     loop {
         let a = match policy {
-            Policy::Random => None, // played above
             Policy::Greedy => greedy_action(&s, &mut rng),
             Policy::Dragon => s.dragon_action(),
-            Policy::Agent(_) => None, // played above
+            Policy::Random | Policy::Agent(_) => None, // played above
         };
         let Some(a) = a else { break };
         s.apply_unchecked(a);

@@ -167,8 +167,16 @@ impl Castle {
 
     /// Height of `space` at the deal (the layout), derived from the stack offsets.
     pub fn original_height(&self, space: usize) -> u8 {
-        let end = if space + 1 < SPACES { self.start[space + 1] } else { Tile::TOTAL as u8 };
-        end - self.start[space]
+        self.end(space) - self.start[space]
+    }
+
+    /// The slot after the stack of `space` (where the next stack starts).
+    fn end(&self, space: usize) -> u8 {
+        if space + 1 < SPACES {
+            self.start[space + 1]
+        } else {
+            Tile::TOTAL as u8
+        }
     }
 
     /// R-AVAIL-2: the greatest stack height (0 when the castle is empty).
@@ -280,14 +288,13 @@ impl Castle {
         let t = self.top_floor;
         // Stacks only stand inside the layout's rectangle (`validate`).
         self.for_each_space(|s| {
-            let end = if s + 1 < SPACES { self.start[s + 1] } else { Tile::TOTAL as u8 };
-            space[s] = u8::from(end != self.start[s]);
-            let h = self.height[s];
-            if h > 0 {
+            space[s] = u8::from(self.original_height(s) != 0);
+            if let Some(tile) = self.top(s) {
+                let h = self.height[s];
                 height[s] = h;
                 available[s] = u8::from(self.is_available(s));
                 top_floor[s] = u8::from(h == t);
-                top[s] = self.tiles[(self.start[s] + h - 1) as usize].index() + 1;
+                top[s] = tile.index() + 1;
             }
         });
     }
@@ -313,7 +320,7 @@ impl Castle {
             return Err("the slots of each symbol disagree with the deal".into());
         }
         for s in 0..SPACES {
-            let end = if s + 1 < SPACES { self.start[s + 1] } else { Tile::TOTAL as u8 };
+            let end = self.end(s);
             if self.start[s] > end || self.height[s] > end - self.start[s] {
                 return Err(format!("stack {s} is higher than it was dealt"));
             }

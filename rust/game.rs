@@ -190,12 +190,7 @@ impl Game {
     }
     /// `(action, by_dragon)` for every action in order.
     pub fn actions_with_author(&self) -> impl Iterator<Item = (Action, bool)> + '_ {
-        let mut chain = Vec::new();
-        let mut seg = self.past.as_deref();
-        while let Some(s) = seg {
-            chain.push(s);
-            seg = s.parent.as_deref();
-        }
+        let chain: Vec<&Segment> = self.segments().collect();
         chain
             .into_iter()
             .rev()
@@ -213,14 +208,14 @@ impl Game {
     /// Bytes this game holds: itself and its history (shared segments
     /// counted in full). At most 4 KB plus 64 bytes per decision.
     pub fn memory_bytes(&self) -> usize {
-        let mut n = std::mem::size_of::<Game>();
-        let mut seg = self.past.as_deref();
-        while let Some(s) = seg {
-            // The Arc's two counters, the segment, its entries.
-            n += 2 * std::mem::size_of::<usize>() + std::mem::size_of::<Segment>() + std::mem::size_of_val(&*s.entries);
-            seg = s.parent.as_deref();
-        }
-        n
+        // Each segment: the Arc's two counters, the segment, its entries.
+        let segment = |s: &Segment| 2 * std::mem::size_of::<usize>() + std::mem::size_of::<Segment>() + std::mem::size_of_val(&*s.entries);
+        std::mem::size_of::<Game>() + self.segments().map(segment).sum::<usize>()
+    }
+
+    /// The sealed segments of the history, newest first.
+    fn segments(&self) -> impl Iterator<Item = &Segment> + '_ {
+        std::iter::successors(self.past.as_deref(), |s| s.parent.as_deref())
     }
 
     /// A fingerprint of what every player saw when the game began (players,
@@ -238,13 +233,7 @@ impl Game {
     }
 
     pub fn history_len(&self) -> usize {
-        let mut n = self.recent_len as usize;
-        let mut seg = self.past.as_deref();
-        while let Some(s) = seg {
-            n += s.entries.len();
-            seg = s.parent.as_deref();
-        }
-        n
+        self.recent_len as usize + self.segments().map(|s| s.entries.len()).sum::<usize>()
     }
 
     /// Apply a player's action; in solo the Dragon's turn that follows is played
@@ -330,12 +319,7 @@ impl Game {
         g.deal = deal;
         g.seed = None;
         redeal(&mut g.base);
-        let mut chain = Vec::new();
-        let mut seg = self.past.as_deref();
-        while let Some(s) = seg {
-            chain.push(s);
-            seg = s.parent.as_deref();
-        }
+        let chain: Vec<&Segment> = self.segments().collect();
         g.past = None;
         for s in chain.into_iter().rev() {
             let mut start = s.start;

@@ -11,6 +11,7 @@ use rayon::prelude::*;
 use crate::action::{Action, ActionList, NUM_ACTIONS};
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use crate::agents::random_action;
 use crate::arena::{agent_action_until, AgentSpec};
 use crate::error::Error;
 use crate::rng::SplitMix64;
@@ -164,8 +165,7 @@ impl VecEnv {
     pub fn sample(&mut self, out: &mut [i64]) {
         let mut buf = ActionList::default();
         for (slot, o) in self.slots.iter().zip(out.iter_mut()) {
-            let rng = &mut self.sampler;
-            *o = slot.state.legal_pick(&mut buf, |n| rng.below(n as u64) as usize).map_or(-1, |a| a.id() as i64);
+            *o = random_action(&slot.state, &mut self.sampler, &mut buf).map_or(-1, |a| a.id() as i64);
         }
     }
 

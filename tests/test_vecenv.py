@@ -154,3 +154,17 @@ def test_step_needs_a_reset_first():
         env.step(np.zeros(2, dtype=np.int64))
     *_, to_move = env.reset()
     assert (to_move == 1).all()
+
+
+def test_layout_is_taken_as_game_takes_it():
+    """docs/vecenv.md: ``layout`` is as for ``dc.Game``: a Layout, a standard
+    layout's name or layout text (R-LAYOUT-1), and a bad one is a ValueError."""
+    layout = dc.Layout.standard("standard-4p")
+    for spec in (layout, "standard-4p", layout.text):
+        env = dc.VecEnv(2, players=2, seed=9, layout=spec)
+        env.reset()
+        assert env.state_text(1) == str(dc.Game(players=2, seed=10, layout=layout))
+    with pytest.raises(ValueError):
+        dc.VecEnv(2, layout="standard-9p")
+    with pytest.raises(TypeError):
+        dc.VecEnv(2, layout=7)

@@ -587,7 +587,7 @@ class VecEnv:
         observation: str = "compact",
         spirits: Union[None, int, Sequence[str]] = None,
         dragons: Union[None, int, Sequence[str]] = None,
-        layout: Optional[str] = None,
+        layout: Union[None, str, Layout] = None,
         rules: Optional[Rules] = None,
     ) -> VecEnv: ...
     def reset(self) -> _Arrays:

@@ -27,6 +27,11 @@ mod vecenv;
 /// `(getattr, (class, name))`: how an enum member pickles.
 type ByName<'py> = (Bound<'py, PyAny>, (Bound<'py, PyType>, &'static str));
 
+/// `getattr(type(member), name)`: how an enum member pickles and copies.
+fn by_name<'py>(member: &Bound<'py, PyAny>, name: &'static str) -> PyResult<ByName<'py>> {
+    Ok((member.py().import("builtins")?.getattr("getattr")?, (member.get_type(), name)))
+}
+
 /// `dragoncastle.errors.InvalidActionError` and `IllegalActionError`: Python
 /// classes shared with the reference engine, so that one `except` serves
 /// both engines.
@@ -116,8 +121,7 @@ impl PyTileType {
     }
     /// Pickle and copy by name (results cross processes).
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<ByName<'py>> {
-        let py = slf.py();
-        Ok((py.import("builtins")?.getattr("getattr")?, (slf.as_any().get_type(), slf.get().name())))
+        by_name(slf.as_any(), slf.get().name())
     }
 }
 
@@ -179,8 +183,7 @@ impl PyPhase {
     }
     /// Pickle and copy by name (results cross processes).
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<ByName<'py>> {
-        let py = slf.py();
-        Ok((py.import("builtins")?.getattr("getattr")?, (slf.as_any().get_type(), slf.get().name())))
+        by_name(slf.as_any(), slf.get().name())
     }
 }
 
@@ -248,8 +251,7 @@ impl PyActionKind {
     }
     /// Pickle and copy by name (results cross processes).
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<ByName<'py>> {
-        let py = slf.py();
-        Ok((py.import("builtins")?.getattr("getattr")?, (slf.as_any().get_type(), slf.get().name())))
+        by_name(slf.as_any(), slf.get().name())
     }
 }
 
@@ -692,6 +694,18 @@ fn fresh_seed() -> u64 {
     h.finish()
 }
 
+/// `layout=`: None, a `Layout`, a standard layout's name or layout text.
+pub(crate) fn layout_arg(v: Option<&Bound<'_, PyAny>>) -> PyResult<Option<CoreLayout>> {
+    let Some(v) = v.filter(|v| !v.is_none()) else { return Ok(None) };
+    if let Ok(l) = v.cast::<PyLayout>() {
+        return Ok(Some(l.get().0.clone()));
+    }
+    let Ok(s) = v.extract::<String>() else {
+        return Err(PyTypeError::new_err("layout must be a Layout, a standard layout name or layout text"));
+    };
+    Ok(Some(if s.contains('\n') { CoreLayout::parse(&s) } else { CoreLayout::standard(&s) }.map_err(setup_err)?))
+}
+
 /// `spirits=` / `dragons=`: None, a count to draw, or a list of names.
 pub(crate) fn cards_arg(what: &str, v: Option<&Bound<'_, PyAny>>) -> PyResult<Cards> {
     let table: &[&str] = if what == "Spirit" { &SPIRITS } else { &DRAGONS };
@@ -766,19 +780,7 @@ impl PyGame {
         };
         let spirits = cards_arg("Spirit", spirits)?;
         let dragons = cards_arg("Dragon", dragons)?;
-        let layout = match layout {
-            None => None,
-            Some(l) if l.is_none() => None,
-            Some(l) => {
-                if let Ok(pl) = l.cast::<PyLayout>() {
-                    Some(pl.get().0.clone())
-                } else if let Ok(s) = l.extract::<String>() {
-                    Some(if s.contains('\n') { CoreLayout::parse(&s) } else { CoreLayout::standard(&s) }.map_err(setup_err)?)
-                } else {
-                    return Err(PyTypeError::new_err("layout must be a Layout, a standard layout name or layout text"));
-                }
-            }
-        };
+        let layout = layout_arg(layout)?;
         let deal = match deal {
             None => None,
             Some(codes) => Some(codes.iter().map(|c| CoreTile::parse(c)).collect::<Result<Vec<_>, _>>().map_err(setup_err)?),

@@ -9,12 +9,11 @@ use pyo3::types::PyTuple;
 use std::sync::atomic::AtomicBool;
 
 use super::search::interruptible;
-use super::{cards_arg, to_py_err, PyRules};
+use super::{cards_arg, layout_arg, to_py_err, PyRules};
 use crate::action::NUM_ACTIONS;
 use crate::arena::AgentSpec;
-use crate::layout::{Layout, MAX_COLS, MAX_ROWS};
 use crate::setup::Setup;
-use crate::state::observe::planes;
+use crate::state::observe::OBSERVATION_SHAPE;
 use crate::state::Rules as CoreRules;
 use crate::vecenv::{Observation, ObservationRows, Outputs, RewardKind, VecEnv};
 
@@ -56,7 +55,7 @@ impl PyVecEnv {
         observation: &str,
         spirits: Option<&Bound<'_, PyAny>>,
         dragons: Option<&Bound<'_, PyAny>>,
-        layout: Option<&str>,
+        layout: Option<&Bound<'_, PyAny>>,
         rules: Option<PyRules>,
     ) -> PyResult<Self> {
         if !(1..=4).contains(&players) {
@@ -85,10 +84,7 @@ impl PyVecEnv {
             (None, Some(_)) => return Err(PyValueError::new_err("learner is the seat the opponents leave free: give an opponent too")),
             (None, None) => None,
         };
-        let layout = match layout {
-            None => None,
-            Some(l) => Some(if l.contains('\n') { Layout::parse(l) } else { Layout::standard(l) }.map_err(to_py_err)?),
-        };
+        let layout = layout_arg(layout)?;
         let rules = rules.map(CoreRules::from).unwrap_or_default();
         let setup = Setup { layout, ..Setup::new(players, seed).with_rules(rules).with_cards(cards_arg("Spirit", spirits)?, cards_arg("Dragon", dragons)?) };
         // Through numpy.zeros, so that arrays too large for memory raise
@@ -97,7 +93,7 @@ impl PyVecEnv {
         let array = |shape: Vec<usize>, dtype: &str| -> PyResult<Bound<'_, PyAny>> { zeros.call1((PyTuple::new(py, shape)?, dtype)) };
         let observations = match observation {
             Observation::Compact => Some(array(vec![n, observation.size()], "uint8")?.unbind()),
-            Observation::Tensor => Some(array(vec![n, planes::COUNT, MAX_ROWS, MAX_COLS], "float32")?.unbind()),
+            Observation::Tensor => Some(array([&[n][..], &OBSERVATION_SHAPE[..]].concat(), "float32")?.unbind()),
             Observation::None => None,
         };
         let masks = array(vec![n, NUM_ACTIONS], "bool")?.cast_into::<PyArray2<bool>>()?.unbind();
@@ -153,7 +149,7 @@ impl PyVecEnv {
     fn observation_shape(&self) -> Vec<usize> {
         match self.env.observation() {
             Observation::Compact => vec![Observation::Compact.size()],
-            Observation::Tensor => vec![planes::COUNT, MAX_ROWS, MAX_COLS],
+            Observation::Tensor => OBSERVATION_SHAPE.to_vec(),
             Observation::None => vec![0],
         }
     }
