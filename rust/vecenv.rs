@@ -205,10 +205,14 @@ impl VecEnv {
         }
     }
 
-    /// Whether a step may take long enough that Ctrl-C must be able to stop
-    /// it: a searching opponent, or very many games.
-    pub fn steps_may_be_long(&self) -> bool {
-        matches!(self.opponent, Some(AgentSpec::Mcts { .. })) || self.slots.len() > 1 << 16
+    /// Whether a step (or, with `reset`, a reset) may take long enough that
+    /// Ctrl-C must be able to stop it: a searching opponent, or very many
+    /// games to deal or to play opponents in. A step without opponents is one
+    /// action per game, a fraction of a second even for the most games
+    /// allowed, so it is not made to pay for the rollback copy (measured 3.5
+    /// times the step itself at 65,537 games).
+    pub fn may_be_long(&self, reset: bool) -> bool {
+        matches!(self.opponent, Some(AgentSpec::Mcts { .. })) || (self.slots.len() > 1 << 16 && (reset || self.opponent.is_some()))
     }
 
     /// The games as they stand, to roll a stopped step back.

@@ -201,7 +201,7 @@ impl PyVecEnv {
                 }};
             }
             let env = &mut self.env;
-            if !env.steps_may_be_long() {
+            if !env.may_be_long(actions.is_none()) {
                 let out = outputs!();
                 py.detach(|| match &actions {
                     Some(ids) => env.step(ids, out, None),
