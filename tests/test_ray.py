@@ -27,11 +27,6 @@ SPECS = ["mcts:iterations=30,rollout=random", "greedy"]
 SPECS3 = ["mcts:iterations=20,rollout=random", "greedy", "random"]
 
 
-def untimed(result):
-    """The games without the seconds spent choosing (the only part that varies)."""
-    return [{k: v for k, v in g.items() if k != "seconds"} for g in result.games]
-
-
 def untimed_records(lines):
     out = []
     for line in lines:
@@ -55,12 +50,11 @@ def test_arena_starts_and_stops_its_own_ray():
     code = """
 import ray, dragoncastle as dc
 specs = %r
-untimed = lambda r: [{k: v for k, v in g.items() if k != "seconds"} for g in r.games]
 assert not ray.is_initialized()
 local = dc.arena(specs, 5, seed=11, threads=1)
 spread = dc.arena(specs, 5, seed=11, ray="local", shards=2)
 assert not ray.is_initialized(), "the arena left its Ray running"
-assert untimed(spread) == untimed(local)
+assert spread.untimed_games() == local.untimed_games()
 print("ok")
 """ % (SPECS,)
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=180)
@@ -83,7 +77,7 @@ def test_shards_on_ray_equal_a_local_run(local_ray, shards):
     done = []
     spread = dc.arena(SPECS3, 7, seed=5, ray="auto", shards=shards, progress=done.append, **cards)
     assert [g["seed"] for g in spread.games] == list(range(5, 12))
-    assert untimed(spread) == untimed(local)
+    assert spread.untimed_games() == local.untimed_games()
     assert untimed_records(spread.records()) == untimed_records(local.records())
     assert spread.table(timing=False) == local.table(timing=False)
     assert spread.win_rates() == local.win_rates() and spread.mean_scores() == local.mean_scores()

@@ -93,6 +93,16 @@ class ArenaResult:
         n = max(len(self.games), 1)
         return [a["score"] / n for a in self._per_agent()]
 
+    def untimed_games(self) -> list[dict[str, Any]]:
+        """``games`` without the ``seconds`` spent choosing, the one part that
+        varies between two runs of the same seed (compare runs with this).
+
+        >>> a, b = arena(["greedy", "random"], 2, seed=1), arena(["greedy", "random"], 2, seed=1)
+        >>> a.untimed_games() == b.untimed_games() and "seconds" not in a.untimed_games()[0]
+        True
+        """
+        return [{k: v for k, v in g.items() if k != "seconds"} for g in self.games]
+
     def seconds_per_move(self) -> list[float]:
         """Per agent: mean seconds per decision (0.0 for an agent that made none)."""
         return [a["seconds"] / a["decisions"] if a["decisions"] else 0.0 for a in self._per_agent()]
@@ -317,8 +327,7 @@ def arena(agents: Sequence[str], n_games: int, seed: int = 0, threads: int | Non
     >>> spread = arena(["greedy", "random"], 6, seed=3, ray="local", shards=3)
     >>> spread.table(timing=False) == local.table(timing=False)
     True
-    >>> untimed = lambda r: [{k: v for k, v in g.items() if k != "seconds"} for g in r.games]
-    >>> untimed(spread) == untimed(local)
+    >>> spread.untimed_games() == local.untimed_games()
     True
     """
     if isinstance(n_games, bool) or not isinstance(n_games, int) or n_games < 1:
