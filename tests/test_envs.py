@@ -225,3 +225,29 @@ def test_gymnasium_rejects_bad_arguments():
                    {"opponents": "nobody"}, {"players": 3, "opponents": ["greedy"]}, {"illegal_action": "ignore"}):
         with pytest.raises((ValueError, TypeError)):
             dc_gym.DragonCastleEnv(**kwargs)
+
+
+def test_tensor_bounds_follow_the_cores_planes():
+    """The tensor Box's bounds hold every observation (they did not: a Shrine
+    Pool above 10 broke the bound of 1) and name planes of the core's layout
+    (VP / 50 and Shrine Pool / 10 for each relative seat, docs/observation.md),
+    so a moved plane fails here instead of silently mis-bounding the space."""
+    from dragoncastle.envs import _SHRINE_POOL_PLANES, _VP_PLANES, observation_bounds
+
+    low, high, shape, _ = observation_bounds("tensor")
+    rng = np.random.default_rng(0)
+    seen_vp = seen_pool_over_10 = 0
+    for seed in range(12):
+        g = dc.Game(players=1 + seed % 4, seed=seed, spirits=seed % 3, dragons=seed % 3)
+        while not g.is_over:
+            obs = g.observation_tensor()
+            assert obs.shape == shape and (obs >= low).all() and (obs <= high).all()
+            for rel, plane in enumerate(_VP_PLANES[:g.players]):
+                seat = (g.current_player + rel) % g.players
+                assert np.all(obs[plane] == np.float32(g.vp_tokens(seat) / 50))
+                assert np.all(obs[_SHRINE_POOL_PLANES[rel]] == np.float32(g.shrine_pool(seat) / 10))
+                seen_vp += g.vp_tokens(seat) > 0
+                seen_pool_over_10 += g.shrine_pool(seat) > 10
+            ids = g.legal_action_ids()
+            g.apply(ids[rng.integers(len(ids))])
+    assert seen_vp > 0 and seen_pool_over_10 > 0

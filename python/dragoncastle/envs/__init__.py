@@ -26,10 +26,12 @@ __all__ = ["OBSERVATIONS", "observation_bounds", "observe"]
 #: values) and ``"tensor"`` (float32 planes, ``OBSERVATION_SHAPE``); ``docs/observation.md``.
 OBSERVATIONS = ("compact", "tensor")
 
-# Planes of the tensor that are not bounded by 1: relative seat k's VP / 50 (planes 165 + 4k + 1,
-# docs/observation.md). VP tokens are bounded by the game, not by 50; 255 is the cap of the compact
-# encoding's byte, far above anything a game reaches.
+# Planes of the tensor that are not bounded by 1 (docs/observation.md; a test checks them against
+# the core's tensors): relative seat k's VP / 50 (plane 165 + 4k + 1), bounded here by 255 / 50,
+# the cap of the compact encoding's byte, far above anything a game reaches; and its Shrine Pool
+# / 10 (plane 165 + 4k + 2), at most the 40 Shrines of the game / 10 (random play gathers 15).
 _VP_PLANES = [165 + 4 * k + 1 for k in range(4)]
+_SHRINE_POOL_PLANES = [165 + 4 * k + 2 for k in range(4)]
 
 Cards = Union[None, int, Sequence[str]]
 
@@ -42,6 +44,7 @@ def observation_bounds(kind: str) -> tuple[Any, Any, tuple[int, ...], Any]:
         shape = tuple(_core.OBSERVATION_SHAPE)
         high = np.ones(shape, dtype=np.float32)
         high[_VP_PLANES] = 255 / 50
+        high[_SHRINE_POOL_PLANES] = 40 / 10
         return np.zeros(shape, dtype=np.float32), high, shape, np.float32
     raise ValueError(f"observation must be one of {', '.join(map(repr, OBSERVATIONS))}; got {kind!r}")
 
