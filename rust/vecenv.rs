@@ -330,7 +330,7 @@ impl VecEnv {
                     for a in buf.iter() {
                         mask[a.id() as usize] = true;
                     }
-                    let observer = if seat < s.players() { seat } else { 0 };
+                    let observer = s.default_observer();
                     if let Some(o) = compact.as_deref_mut() {
                         s.compact_observation(observer, &mut o[j * obs_size..(j + 1) * obs_size]);
                     }

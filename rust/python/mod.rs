@@ -736,10 +736,7 @@ impl PyGame {
     fn observer(&self, player: Option<i64>) -> PyResult<usize> {
         match player {
             Some(p) => self.seat(p),
-            None => {
-                let s = self.g.state();
-                Ok(if s.current_player() < s.players() { s.current_player() } else { 0 })
-            }
+            None => Ok(self.g.state().default_observer()),
         }
     }
 

@@ -266,6 +266,15 @@ impl State {
     pub fn current_player(&self) -> usize {
         self.current as usize
     }
+    /// Whose view an observation takes by default: the seat to move, or
+    /// seat 0 while that seat has no Realm (the solo Dragon's).
+    pub fn default_observer(&self) -> usize {
+        if self.current_player() < self.players() {
+            self.current_player()
+        } else {
+            0
+        }
+    }
     pub fn phase(&self) -> Phase {
         self.phase
     }
