@@ -236,6 +236,25 @@ impl Castle {
         (0..self.rows as usize).flat_map(move |r| (r * MAX_COLS)..(r * MAX_COLS + cols))
     }
 
+    /// R-AVAIL-1 for every stack at once: the Available top tiles on any
+    /// floor (Destruction), floor by floor with bitboards.
+    pub fn available(&self) -> Grid {
+        let mut out = Grid::EMPTY;
+        let mut higher = Grid::EMPTY; // stacks at least as high as the floor
+        for floor in (1..=self.top_floor).rev() {
+            let here = if floor == self.top_floor { self.top_spaces } else { Grid::where_equal(&self.height, floor) };
+            higher = higher.union(&here);
+            out = out.union(&here.with_free_long_side_within(&higher));
+        }
+        out
+    }
+
+    /// Top-floor tiles that only Elegance may take: not Available, with a
+    /// free short side (R-AVAIL-3).
+    pub fn elegance_first_picks(&self) -> Grid {
+        self.top_spaces.with_free_short_side().minus(&self.top_floor_available())
+    }
+
     /// Take the top tile of `space`. The caller has checked it is there.
     #[inline]
     pub fn remove_top(&mut self, space: usize) -> Tile {

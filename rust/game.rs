@@ -16,7 +16,7 @@ use crate::tile::Tile;
 
 /// Format tag and version of [`Game::to_json`].
 pub const JSON_FORMAT: &str = "dragoncastle-game";
-pub const JSON_VERSION: u32 = 2;
+pub const JSON_VERSION: u32 = 3;
 
 /// Player actions per history segment. A segment keeps the state before its
 /// first action, so undo replays fewer than this many actions, and the
@@ -366,11 +366,20 @@ impl Game {
         if j.format != JSON_FORMAT {
             return Err(bad(format!("format is {:?}, expected {JSON_FORMAT:?}", j.format)));
         }
-        if j.version != JSON_VERSION && j.version != 1 {
-            return Err(bad(format!("version {} is not supported (this library reads 1 and 2, and writes {JSON_VERSION})", j.version)));
+        if !(1..=JSON_VERSION).contains(&j.version) {
+            return Err(bad(format!("version {} is not supported (this library reads 1 to 3, and writes {JSON_VERSION})", j.version)));
         }
         if j.version == 1 && (!j.spirits.is_empty() || !j.dragons.is_empty()) {
             return Err(bad("version 1 has no cards".into()));
+        }
+        // Spirits were offered in four windows only until version 3
+        // (R-SPIRIT-2); the base game and the Dragons did not change.
+        if j.version == 2 && !j.spirits.is_empty() {
+            return Err(bad(
+                "version 2 games with Spirit cards were recorded under the four-window Spirit rule withdrawn in 2026-12 \
+                 (R-SPIRIT-2) and cannot be replayed"
+                    .into(),
+            ));
         }
         let layout = Layout::parse(&j.layout).map_err(|e| bad(e.to_string()))?;
         let deal = j.deal.iter().map(|c| Tile::parse(c)).collect::<Result<Vec<_>, _>>().map_err(|e| bad(e.to_string()))?;

@@ -68,6 +68,54 @@ impl Grid {
         Grid(out)
     }
 
+    /// The spaces of `self` with a short side (north or south) outside
+    /// `self`: for the top floor, the tiles with a free short side
+    /// (R-AVAIL-3), since no neighbour is higher.
+    #[inline]
+    pub fn with_free_short_side(&self) -> Grid {
+        let row = MAX_COLS;
+        let last_row = (SPACES_PER_WORD - row) as u32; // 48: a word's fifth row
+        let row_mask = (1u64 << row) - 1;
+        let m = self.0;
+        let mut out = [0u64; WORDS];
+        for w in 0..WORDS {
+            // North neighbour in `self`: one row lower, the row above a
+            // word's first row being the previous word's fifth.
+            let from_prev = if w > 0 { m[w - 1] >> last_row } else { 0 };
+            let north = ((m[w] << row) | from_prev) & ((1 << SPACES_PER_WORD) - 1);
+            let from_next = if w + 1 < WORDS { (m[w + 1] & row_mask) << last_row } else { 0 };
+            let south = (m[w] >> row) | from_next;
+            out[w] = m[w] & !(north & south);
+        }
+        Grid(out)
+    }
+
+    /// The spaces in `self` and not in `other`.
+    #[inline]
+    pub fn minus(&self, other: &Grid) -> Grid {
+        Grid([self.0[0] & !other.0[0], self.0[1] & !other.0[1], self.0[2] & !other.0[2]])
+    }
+
+    /// The spaces in `self` or in `other`.
+    #[inline]
+    pub fn union(&self, other: &Grid) -> Grid {
+        Grid([self.0[0] | other.0[0], self.0[1] | other.0[1], self.0[2] | other.0[2]])
+    }
+
+    /// The spaces of `self` with a long side (west or east) outside `within`
+    /// (`self` a subset of `within`).
+    #[inline]
+    pub fn with_free_long_side_within(&self, within: &Grid) -> Grid {
+        let mut out = [0u64; WORDS];
+        for w in 0..WORDS {
+            let m = within.0[w];
+            let west = (m << 1) & !COL0;
+            let east = (m >> 1) & !COL11;
+            out[w] = self.0[w] & !(west & east);
+        }
+        Grid(out)
+    }
+
     /// The spaces `s` with `values[s] == v` (written so that it vectorises:
     /// byte compares folded into each word's mask).
     pub fn where_equal(values: &[u8; SPACES], v: u8) -> Grid {

@@ -31,6 +31,31 @@ pub fn flood(seed: u16, within: u16) -> u16 {
     }
 }
 
+/// The cells of `from` that have a cell of `to` other than themselves to go to.
+#[inline]
+pub fn with_another(from: u16, to: u16) -> u16 {
+    match to.count_ones() {
+        0 => 0,
+        1 => from & !to,
+        _ => from,
+    }
+}
+
+/// The lowest cell of each connected group of `of` whose size is in `sizes`.
+pub fn groups_of(of: u16, sizes: std::ops::RangeInclusive<u32>) -> u16 {
+    let mut out = 0u16;
+    let mut left = of;
+    while left != 0 {
+        let low = left & left.wrapping_neg();
+        let g = flood(low, left);
+        left &= !g;
+        if sizes.contains(&g.count_ones()) {
+            out |= low;
+        }
+    }
+    out
+}
+
 /// R-CONS-2: VP for consolidating a set of `n` tiles (n >= 4).
 pub const fn set_vp(n: u32) -> u32 {
     match n {
@@ -258,6 +283,86 @@ impl Realm {
             up &= up - 1;
         }
         m
+    }
+
+    /// Face-up Faction tiles by number (index 1..=6; 0 unused), in one pass
+    /// (Spirit of Beauty).
+    pub fn by_number(&self) -> [u16; 7] {
+        let mut m = [0u16; 7];
+        let mut up = self.by_type[0] | self.by_type[1] | self.by_type[2];
+        while up != 0 {
+            let c = up.trailing_zeros() as usize;
+            if let Some(n) = self.top[c].number() {
+                m[n as usize] |= 1 << c;
+            }
+            up &= up - 1;
+        }
+        m
+    }
+
+    /// Face-up tiles by type ([`TileType`] index).
+    #[inline]
+    pub fn by_type(&self) -> [u16; TileType::COUNT] {
+        self.by_type
+    }
+
+    /// Face-up Faction tiles.
+    #[inline]
+    pub fn faction_up(&self) -> u16 {
+        self.by_type[0] | self.by_type[1] | self.by_type[2]
+    }
+
+    /// Face-up Special tiles (Season, Wind, Dragon).
+    #[inline]
+    pub fn special_up(&self) -> u16 {
+        self.by_type[3] | self.by_type[4] | self.by_type[5]
+    }
+
+    /// Face-down tops without a Shrine: where a Shrine may be built or moved.
+    #[inline]
+    pub fn shrine_spots(&self) -> u16 {
+        self.face_down() & !self.shrine
+    }
+
+    /// Wind: built Shrines that have another face-down top without a Shrine to go to.
+    pub fn movable_shrines(&self) -> u16 {
+        with_another(self.shrine, self.shrine_spots())
+    }
+
+    /// Strength: stacks without a Shrine (not `last`, the tile just moved)
+    /// with another placeable cell to go to.
+    pub fn strength_sources(&self, last: Option<u8>) -> u16 {
+        let mut from = self.occupied() & !self.shrine;
+        if let Some(l) = last {
+            from &= !(1 << l);
+        }
+        with_another(from, self.placeable())
+    }
+
+    /// Beauty: the lowest cell of each maximal group of >= 4 face-up Faction
+    /// tiles with the same number.
+    pub fn beauty_groups(&self) -> u16 {
+        if self.faction_up().count_ones() < 4 {
+            return 0;
+        }
+        self.by_number()[1..].iter().fold(0, |m, &n| m | groups_of(n, 4..=16))
+    }
+
+    /// Cunning: the lowest cell of each maximal group of exactly 3 face-up
+    /// tiles of one type.
+    pub fn cunning_groups(&self) -> u16 {
+        self.by_type.iter().fold(0, |m, &t| m | groups_of(t, 3..=3))
+    }
+
+    /// Types (bit per [`TileType`] index) with a face-up group whose size is in `sizes`.
+    pub fn types_with_groups(&self, sizes: std::ops::RangeInclusive<u32>) -> u8 {
+        let mut out = 0u8;
+        for (k, &t) in self.by_type.iter().enumerate() {
+            if t.count_ones() >= *sizes.start() && groups_of(t, sizes.clone()) != 0 {
+                out |= 1 << k;
+            }
+        }
+        out
     }
 
     /// Text form for tests and experiments: 4 lines of 4 cells separated by

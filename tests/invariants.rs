@@ -168,9 +168,43 @@ fn determinize_keeps_what_anyone_has_seen() {
     assert_eq!(Game::from_json(&d.to_json()).unwrap(), d);
 }
 
+/// A random player that activates Spirits sparingly: a fully random one pays
+/// for a Spirit at almost every decision point (R-SPIRIT-2) and its Realm
+/// never holds a set or a Shrine for long, so some effects would never be
+/// seen. It still checks the closed-form pick of [`random_pick`].
+fn sparing_pick(s: &State, rng: &mut SplitMix64, buf: &mut ActionList) -> Option<Action> {
+    let any = random_pick(s, rng, buf)?;
+    let spirit = |a: &Action| matches!(a, Action::Spirit { .. }) && s.phase() != Phase::Cunning;
+    let (activations, others): (Vec<Action>, Vec<Action>) = buf.iter().copied().partition(spirit);
+    Some(if activations.is_empty() || others.is_empty() {
+        any
+    } else if rng.below(6) == 0 {
+        activations[rng.below(activations.len() as u64) as usize]
+    } else {
+        others[rng.below(others.len() as u64) as usize]
+    })
+}
+
+/// Where each Spirit can apply (docs/cards.md, R-SPIRIT-2): the decision
+/// points in which random games must activate it.
+fn decision_points(card: u8) -> &'static [Phase] {
+    const ALL: &[Phase] = &[Phase::Action, Phase::Complete, Phase::Place, Phase::Spirits, Phase::Shrine, Phase::EndTurn];
+    match card {
+        1 => &[Phase::Action, Phase::Complete], // Elegance: a pick to come
+        3 | 8 => &[Phase::Complete],            // Deception, Deep: the second pick
+        // Faith needs a set of this turn: before the Action only after
+        // another Spirit's set, too rare to ask of random games.
+        6 => &[Phase::Place, Phase::Spirits, Phase::Shrine, Phase::EndTurn],
+        // Beauty during a Shrine step needs a same-number group beside the
+        // set just made: `tests/test_cards.py` builds one.
+        0 => &[Phase::Action, Phase::Complete, Phase::Place, Phase::Spirits, Phase::EndTurn],
+        _ => ALL,
+    }
+}
+
 /// Random games with random card sets (1–3 Spirits, 1–3 Dragons, 1–4 players):
 /// every invariant holds, the legal lists stay within the proven bound
-/// (`docs/actions.md`), and over the run every Spirit is activated and every
+/// (`docs/actions.md`), every game ends, every Spirit is activated and every
 /// follow-up kind is played.
 #[test]
 fn random_card_games_keep_every_invariant() {
@@ -182,12 +216,17 @@ fn random_card_games_keep_every_invariant() {
     for seed in 0..games() / 2 {
         let mut pick = SplitMix64::new(seed ^ 0x5EED);
         let players = 1 + pick.below(4) as usize;
+        // Half the games activate whenever the random draw says so, the
+        // others sparingly.
+        let sparing = seed % 2 == 0;
         let spirits = Cards::Draw(1 + pick.below(3) as usize);
         let dragons = Cards::Draw(1 + pick.below(3) as usize);
         let mut g = Game::from_setup(&Setup::new(players, seed).with_cards(spirits, dragons)).unwrap();
         let mut rng = SplitMix64::new(seed ^ 0xC4D5);
         let mut steps = 0;
-        while let Some(a) = random_pick(g.state(), &mut rng, &mut buf) {
+        loop {
+            let a = if sparing { sparing_pick(g.state(), &mut rng, &mut buf) } else { random_pick(g.state(), &mut rng, &mut buf) };
+            let Some(a) = a else { break };
             longest = longest.max(buf.len());
             assert!(buf.len() <= _core::action::LEGAL_BOUND, "{} legal actions in {:?}", buf.len(), g.state().phase());
             assert!(buf.windows(2).all(|w| w[0].id() < w[1].id()), "legal list not sorted in {:?}", g.state().phase());
@@ -226,6 +265,44 @@ fn random_card_games_keep_every_invariant() {
         assert!(kinds.contains(&k), "{k:?} never played");
     }
     eprintln!("longest legal list: {longest}");
+}
+
+/// R-SPIRIT-2: each Spirit alone in play, random games (sparing with
+/// activations) activate it in every kind of decision point where its effect
+/// can apply: before the Action, between the picks, before and between the
+/// placements, before Consolidation, during the Shrine step and after it.
+#[test]
+fn every_spirit_is_activated_at_every_decision_point() {
+    let mut buf = ActionList::default();
+    for card in 0..10u8 {
+        let mut seen = std::collections::HashSet::new();
+        let mut between = false;
+        for seed in 0..games() / 8 {
+            let players = 1 + (seed % 4) as usize;
+            let mut s = Setup::new(players, seed).with_cards(Cards::Named(vec![card]), Cards::None).state().unwrap();
+            let mut rng = SplitMix64::new(seed ^ 0xB0B);
+            while let Some(a) = sparing_pick(&s, &mut rng, &mut buf) {
+                if let Action::Spirit { card: c, .. } = a {
+                    if s.phase() != Phase::Cunning {
+                        assert_eq!(c, card);
+                        seen.insert(s.phase());
+                        between |= s.phase() == Phase::Place && s.held().len() == 1 && s.turn_cards().used & (1 << c) == 0 && {
+                            let mut t = s;
+                            t.apply_unchecked(a);
+                            t.turn_cards().apart
+                        };
+                    }
+                }
+                s.apply_unchecked(a);
+            }
+        }
+        for phase in decision_points(card) {
+            assert!(seen.contains(phase), "Spirit {card} never activated in {phase:?}; seen {seen:?}");
+        }
+        if decision_points(card).contains(&Phase::Place) {
+            assert!(between, "Spirit {card} never activated between two placements");
+        }
+    }
 }
 
 /// Actions built in Rust with payloads no id names are refused with a reason,

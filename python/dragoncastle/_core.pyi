@@ -529,7 +529,7 @@ def dragon_points(card: str, realms: Sequence[Realm], player: int) -> int:
     compares with the neighbouring seats of ``realms``.
     """
 def observation_shape(version: int = ...) -> tuple[int, int, int]:  # version 2
-    """The shape of the observation tensor of layout ``version`` (1 or 2)."""
+    """The shape of the observation tensor of layout ``version`` (1, 2 or 3)."""
 def playouts(
     n_games: int,
     players: int = 2,

@@ -95,8 +95,9 @@ pub fn move_value(s: &State, a: Action, w: &Weights) -> f64 {
     let mut next = *s;
     next.apply_unchecked(a);
     if next.phase() == Phase::Spirits && s.phase() != Phase::Spirits {
-        // Window (c) opened: value the move with the Consolidation that
-        // `done` would bring, as in a game without such Spirits.
+        // The placements are over and a Spirit may be used before
+        // Consolidation: value the move with the Consolidation that `done`
+        // would bring, as in a game without Spirits.
         next.apply_unchecked(Action::Done);
     }
     let seat = s.current_player();
@@ -111,7 +112,10 @@ pub fn move_value(s: &State, a: Action, w: &Weights) -> f64 {
 /// Phases inside a Spirit's effect: their choices pay off only when the effect
 /// is complete.
 fn in_effect(s: &State) -> bool {
-    !matches!(s.phase(), Phase::Action | Phase::Complete | Phase::Place | Phase::Shrine | Phase::Spirits | Phase::GameOver)
+    !matches!(
+        s.phase(),
+        Phase::Action | Phase::Complete | Phase::Place | Phase::Shrine | Phase::Spirits | Phase::EndTurn | Phase::GameOver
+    )
 }
 
 /// What an activation costs beyond what the position value sees: a paid tile
@@ -126,7 +130,7 @@ fn settled(s: &State) -> bool {
     let pending = tc.must_elegance || tc.second != crate::state::spirit::Second::Identical;
     match s.phase() {
         Phase::Action | Phase::Complete | Phase::Spirits => !pending,
-        Phase::Place | Phase::Shrine | Phase::GameOver => true,
+        Phase::Place | Phase::Shrine | Phase::EndTurn | Phase::GameOver => true,
         _ => false,
     }
 }
@@ -150,7 +154,12 @@ fn effect_value(s: &State, a: Action, w: &Weights) -> f64 {
         next.apply_unchecked(b);
     }
     let price = if matches!(a, Action::Spirit { .. }) { SPIRIT_PRICE } else { 0.0 };
-    let back = next.turn() == turn && next.phase() == s.phase() && matches!(s.phase(), Phase::Action | Phase::Complete | Phase::Spirits | Phase::Shrine);
+    // Back where it started, or at the Shrine step the effect opened (Faith's
+    // extra Shrine is worth its building).
+    let back = next.turn() == turn && (next.phase() == s.phase() || next.phase() == Phase::Shrine) && matches!(
+            next.phase(),
+            Phase::Action | Phase::Complete | Phase::Place | Phase::Spirits | Phase::Shrine | Phase::EndTurn
+        );
     let v = if back {
         // The best regular choice from here, valued as the alternatives are.
         let mut rng = SplitMix64::new(0);

@@ -1238,7 +1238,7 @@ fn dragon_points(card: &str, realms: Vec<PyRef<'_, PyRealm>>, player: i64) -> Py
     Ok(crate::cards::dragon_points(k as u8, &rs, player as usize))
 }
 
-/// The shape of the observation tensor of layout ``version`` (1 or 2).
+/// The shape of the observation tensor of layout ``version`` (1, 2 or 3).
 #[pyfunction]
 #[pyo3(name = "observation_shape", signature = (version = OBSERVATION_VERSION))]
 fn py_observation_shape(version: u32) -> PyResult<(usize, usize, usize)> {

@@ -1,9 +1,8 @@
 //! Performing decisions. `apply` checks; `apply_unchecked` is what search uses.
 
-use super::{Phase, State, MAX_SETS};
+use super::{Phase, State};
 use crate::action::{Action, ActionList};
 use crate::error::Error;
-use crate::realm::ConsolidatedSet;
 
 impl State {
     /// Apply `a` if legal; otherwise return why not and leave the state as it was.
@@ -13,8 +12,12 @@ impl State {
         Ok(())
     }
 
-    /// Apply an action known to be legal (from [`State::legal_actions`]).
+    /// Apply an action known to be legal (from [`State::legal_actions`]),
+    /// without checking: the search's hot path. An illegal action leaves a
+    /// state that breaks the game's invariants (tiles may be lost, a phase
+    /// may have no decision); debug builds check legality first and panic.
     pub fn apply_unchecked(&mut self, a: Action) {
+        debug_assert!(self.is_legal(a), "apply_unchecked({a}) is illegal in phase {:?}", self.phase);
         self.apply_inline(a)
     }
 
@@ -75,8 +78,8 @@ impl State {
                 self.players[seat].realm.place(c as usize, t);
                 self.placed_cells |= 1 << c;
                 self.placed += 1;
-                // A tile of a set Consolidated earlier this turn (Strength in
-                // window (a)) is covered and leaves its set.
+                // A tile of a set Consolidated earlier this turn (by a Spirit)
+                // is covered and leaves its set.
                 for set in self.sets[..self.n_sets as usize].iter_mut() {
                     set.cells &= !(1 << c);
                 }
@@ -98,46 +101,12 @@ impl State {
             }
             Action::Done => match self.phase {
                 Phase::Shrine => self.leave_shrines(),
-                Phase::Spirits => self.settle(super::spirit::Resume::End),
+                Phase::Spirits => self.consolidation_step(),
+                Phase::EndTurn => self.end_turn(),
                 _ => self.finish_card(),
             },
             Action::Spirit { card, pay } => self.activate(card, pay),
             _ => self.apply_follow_up(a),
-        }
-    }
-
-    /// R-END-1: the last token of the track shows the mark (N-th, 3rd in solo).
-    pub(crate) fn take_countdown_token(&mut self) {
-        self.tokens_taken += 1;
-        if self.tokens_taken == self.track {
-            self.end_triggered = true;
-        }
-    }
-
-    /// R-END-1: after the trigger the round is completed up to the last seat. In
-    /// solo the Dragon of Ingenuity then plays its turn at once (R-SOLO-2).
-    pub(crate) fn end_turn(&mut self) {
-        self.last_pick[self.current as usize] = self.turn_pick.take();
-        // Clear the per-turn scratch fully so equal positions compare equal.
-        self.held = [crate::tile::Tile::from_index_unchecked(0); 2];
-        self.held_len = 0;
-        self.placed = 0;
-        self.placed_cells = 0;
-        self.n_sets = 0;
-        self.sets_done = 0;
-        self.sets = [ConsolidatedSet::default(); MAX_SETS];
-        self.tc = super::spirit::TurnCards::default();
-        self.turn += 1;
-        if self.end_triggered && self.current + 1 == self.n {
-            self.phase = Phase::GameOver;
-        } else {
-            // Not `% n`: a division per turn showed in the profile.
-            let next = self.current + 1;
-            self.current = if next == self.n { 0 } else { next };
-            self.phase = Phase::Action;
-            if self.solo && self.current == 1 {
-                self.play_dragon_turn();
-            }
         }
     }
 }

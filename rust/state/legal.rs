@@ -5,7 +5,7 @@ use crate::action::{Action, ActionList};
 use crate::error::Error;
 use crate::layout::{MAX_COLS, SPACES};
 use crate::realm::CELLS;
-use crate::grid::{count16, Ranked16};
+use crate::grid::{count16, Ranked16, RankedGrid};
 use crate::tile::Tile;
 
 impl State {
@@ -27,44 +27,47 @@ impl State {
     }
 
     /// `legal[draw(legal.len())]` for `legal` the list [`State::legal_actions_into`]
-    /// would make, or `None` once the game is over. The common phases of a game
-    /// without Spirits count their actions in closed form and pick the one
-    /// drawn without listing the others (a random game's decisions are mostly
-    /// these); the rest fill `buf`. `draw(n)` must return an index below `n`.
+    /// would make, or `None` once the game is over. The common phases count
+    /// their actions in closed form and pick the one drawn without listing the
+    /// others (a random game's decisions are mostly these); the Spirit
+    /// activations, which come after every other action of a phase, are
+    /// counted per card. The rest fill `buf`. `draw(n)` must return an index
+    /// below `n`.
     #[inline(always)]
     pub fn legal_pick(&self, buf: &mut ActionList, draw: impl FnOnce(usize) -> usize) -> Option<Action> {
         // Without Spirit cards no Spirit flag is ever set and no activation is listed.
         let plain = self.spirits == 0;
+        // Elegance widens the picks and a pending pick is all there is: listed.
+        let closed = plain || !(self.tc.elegance || self.pick_pending());
         match self.phase {
             Phase::Action if plain => {
-                let takes = self.castle.top_floor_available().ranked();
-                let n = takes.count() as usize + self.can_summon() as usize;
+                let (takes, summon) = self.first_pick_choices();
+                let n = takes.count() as usize + summon as usize;
                 if n == 0 {
                     return None; // never in a running game (`validate`)
                 }
-                let k = draw(n);
-                Some(match takes.nth(k as u32) {
-                    Some(s) => Action::Take(s as u8),
-                    None => Action::Summon,
-                })
+                Some(Self::nth_first_pick(&takes, draw(n)))
+            }
+            Phase::Action if closed => {
+                let (takes, summon) = self.first_pick_choices();
+                let base = takes.count() as usize + summon as usize;
+                let offered = self.offered();
+                let k = draw(base + offered.count());
+                Some(if k < base { Self::nth_first_pick(&takes, k) } else { offered.nth(k - base) })
             }
             Phase::Complete if plain => {
-                let c = &self.castle;
-                let free = count16(self.players[self.current as usize].realm.placeable());
-                let first = self.held[0];
-                let pairs = Ranked16::new(if free >= 2 { c.available_copies(first) as u16 } else { 0 });
-                let n = pairs.count() as usize;
-                let shrine = self.general_shrines > 0 && free >= 1;
-                let k = draw(n + shrine as usize + 1);
-                Some(if k < n {
-                    Action::Take(c.copy_space(first, pairs.select(k as u32) as usize))
-                } else if shrine && k == n {
-                    Action::TakeShrine
-                } else {
-                    Action::Discard
-                })
+                let (pairs, shrine) = self.completion_choices();
+                let k = draw(pairs.count() as usize + shrine as usize + 1);
+                Some(self.nth_completion(&pairs, shrine, k))
             }
-            Phase::Place => {
+            Phase::Complete if closed => {
+                let (pairs, shrine) = self.completion_choices();
+                let base = pairs.count() as usize + shrine as usize + 1;
+                let offered = self.offered();
+                let k = draw(base + offered.count());
+                Some(if k < base { self.nth_completion(&pairs, shrine, k) } else { offered.nth(k - base) })
+            }
+            Phase::Place if plain => {
                 let cells = Ranked16::new(self.placement_cells());
                 if cells.count() == 0 {
                     return None;
@@ -72,10 +75,38 @@ impl State {
                 let k = draw(cells.count() as usize);
                 Some(Action::Place(cells.select(k as u32) as u8))
             }
+            Phase::Place => {
+                let cells = Ranked16::new(self.placement_cells());
+                let base = cells.count() as usize;
+                let offered = self.offered();
+                let k = draw(base + offered.count());
+                Some(if k < base { Action::Place(cells.select(k as u32) as u8) } else { offered.nth(k - base) })
+            }
             Phase::Shrine if plain => {
                 let cells = Ranked16::new(self.shrine_cells());
                 let k = draw(cells.count() as usize + 1) as u32;
                 Some(if k < cells.count() { Action::Shrine(cells.select(k) as u8) } else { Action::Done })
+            }
+            Phase::Shrine => {
+                let cells = Ranked16::new(self.shrine_cells());
+                let base = cells.count() as usize + 1;
+                let offered = self.offered();
+                let k = draw(base + offered.count());
+                Some(match k {
+                    k if k + 1 < base => Action::Shrine(cells.select(k as u32) as u8),
+                    k if k + 1 == base => Action::Done,
+                    k => offered.nth(k - base),
+                })
+            }
+            Phase::Spirits | Phase::EndTurn => {
+                let offered = self.offered();
+                let k = draw(1 + offered.count());
+                Some(if k == 0 { Action::Done } else { offered.nth(k - 1) })
+            }
+            Phase::Destroy => {
+                let spaces = self.castle.available().ranked();
+                let k = draw(spaces.count() as usize);
+                spaces.nth(k as u32).map(|s| Action::Destroy(s as u8))
             }
             Phase::GameOver => None,
             _ => {
@@ -85,6 +116,43 @@ impl State {
                 }
                 buf.get(draw(buf.len())).copied()
             }
+        }
+    }
+
+    /// R-ACT-1..3, R-ACT-5 without Elegance: the Available top-floor tiles,
+    /// and whether Summon is allowed.
+    #[inline(always)]
+    fn first_pick_choices(&self) -> (RankedGrid, bool) {
+        (self.castle.top_floor_available().ranked(), self.can_summon())
+    }
+
+    #[inline(always)]
+    fn nth_first_pick(takes: &RankedGrid, k: usize) -> Action {
+        match takes.nth(k as u32) {
+            Some(s) => Action::Take(s as u8),
+            None => Action::Summon,
+        }
+    }
+
+    /// R-ACT-1..3 with R-PLACE-2, the second pick identical and Available:
+    /// the copies that may be taken, and whether Tile and Shrine is possible
+    /// (Discard always is).
+    #[inline(always)]
+    fn completion_choices(&self) -> (Ranked16, bool) {
+        let free = count16(self.players[self.current as usize].realm.placeable());
+        let pairs = Ranked16::new(if free >= 2 { self.castle.available_copies(self.held[0]) as u16 } else { 0 });
+        (pairs, self.general_shrines > 0 && free >= 1)
+    }
+
+    #[inline(always)]
+    fn nth_completion(&self, pairs: &Ranked16, shrine: bool, k: usize) -> Action {
+        let n = pairs.count() as usize;
+        if k < n {
+            Action::Take(self.castle.copy_space(self.held[0], pairs.select(k as u32) as usize))
+        } else if shrine && k == n {
+            Action::TakeShrine
+        } else {
+            Action::Discard
         }
     }
 
@@ -99,6 +167,9 @@ impl State {
                     out.push(Action::Place(cells.trailing_zeros() as u8));
                     cells &= cells - 1;
                 }
+                if spirits && self.spirits != 0 {
+                    self.legal_activations(out);
+                }
             }
             Phase::Shrine => {
                 let mut cells = self.shrine_cells();
@@ -111,32 +182,30 @@ impl State {
                     self.legal_activations(out);
                 }
             }
+            Phase::Spirits | Phase::EndTurn => {
+                out.push(Action::Done);
+                if spirits {
+                    self.legal_activations(out);
+                }
+            }
             Phase::GameOver => {}
-            _ => self.legal_follow_ups(out, spirits),
+            _ => self.legal_follow_ups(out),
         }
     }
 
     /// R-ACT-1..3 first pick: an Available tile on the top floor; R-ACT-5 Summon;
-    /// window (a) Spirits. A pending Elegance pick is the only choice.
+    /// Spirits (R-SPIRIT-2). A pending Elegance pick is the only choice.
     fn legal_first_picks(&self, out: &mut ActionList, spirits: bool) {
         let c = &self.castle;
         if self.tc.must_elegance {
-            c.top_spaces().for_each(|s| {
-                if self.elegance_only(s) {
-                    out.push(Action::Take(s as u8));
-                }
-            });
+            c.elegance_first_picks().for_each(|s| out.push(Action::Take(s as u8)));
             return;
         }
         if !self.tc.elegance {
             // The base game's case, the hottest of the core: a few shifts.
             c.top_floor_available().for_each(|s| out.push(Action::Take(s as u8)));
         } else {
-            c.top_spaces().for_each(|s| {
-                if self.pickable(s) {
-                    out.push(Action::Take(s as u8));
-                }
-            });
+            c.top_floor_available().union(&c.elegance_first_picks()).for_each(|s| out.push(Action::Take(s as u8)));
         }
         if self.can_summon() {
             out.push(Action::Summon);
@@ -216,7 +285,8 @@ impl State {
     }
 
     /// R-PLACE-1 with R-PLACE-3: when two identical tiles are placed, the first
-    /// goes to the lower cell of the pair, so each unordered pair is listed once.
+    /// goes to the lower cell of the pair, so each unordered pair is listed
+    /// once (unless a Spirit comes between the placements).
     pub(crate) fn placement_cells(&self) -> u16 {
         let free = self.players[self.current as usize].realm.placeable();
         let identical = self.held_len == 2 && self.held[0] == self.held[1];
@@ -225,6 +295,9 @@ impl State {
         } else if self.placed == 0 {
             let highest = 15 - free.leading_zeros();
             free & !(1u16 << highest)
+        } else if self.tc.apart {
+            // A Spirit came between the placements: the orders differ.
+            free
         } else {
             // One tile placed: the second goes above the first's cell.
             free & !((2u16 << self.placed_cells.trailing_zeros()) - 1)
@@ -237,6 +310,13 @@ impl State {
     pub(crate) fn shrine_cells(&self) -> u16 {
         let p = &self.players[self.current as usize];
         if p.shrine_pool == 0 {
+            return 0;
+        }
+        // R-PLACE-2: while collected tiles wait to be placed, a Shrine (which
+        // takes a free cell) may not leave fewer free cells than tiles in hand.
+        if self.tc.resume == super::spirit::Resume::Place
+            && p.realm.placeable().count_ones() <= u32::from(self.held_len - self.placed)
+        {
             return 0;
         }
         let mut cells = 0u16;
@@ -257,8 +337,10 @@ impl State {
         let free = || count16(self.players[self.current as usize].realm.placeable());
         match (self.phase, a) {
             (Phase::GameOver, _) => false,
+            (Phase::Cunning, _) => self.legal_actions().contains(a),
+            (_, Action::Spirit { card, pay }) => self.activation_legal(card, pay),
             (Phase::Place, Action::Place(cell)) => (cell as usize) < CELLS && self.placement_cells() >> cell & 1 != 0,
-            (Phase::Place, _) => false,
+            (Phase::Place, _) if plain => false,
             (Phase::Action, Action::Take(s)) if plain => (s as usize) < SPACES && c.top_floor_available().contains(s as usize),
             (Phase::Action, Action::Summon) if plain => self.can_summon(),
             (Phase::Action, _) if plain => false,
@@ -283,7 +365,7 @@ impl State {
         let expected = match self.phase {
             Phase::Action => "TAKE (first tile) or SUMMON",
             Phase::Complete => "TAKE (second tile), TAKE_SHRINE or DISCARD",
-            Phase::Place => "PLACE",
+            Phase::Place => "PLACE or SPIRIT",
             Phase::Shrine => "SHRINE or DONE",
             Phase::GameOver => "nothing: the game is over",
             Phase::Spirits => "SPIRIT or DONE",
@@ -295,6 +377,7 @@ impl State {
             Phase::Set => "SET",
             Phase::Change => "CHANGE",
             Phase::Cunning => "SPIRIT (Cunning)",
+            Phase::EndTurn => "SPIRIT or DONE",
         };
         if let Action::Spirit { card, .. } = a {
             let Some(name) = crate::cards::SPIRITS.get(card as usize).copied() else {
@@ -306,7 +389,7 @@ impl State {
                 format!("the Spirit of {name} was already activated this turn (R-SPIRIT-1)")
             } else {
                 format!(
-                    "the Spirit of {name} cannot be activated now: not its window, a pick is pending, \
+                    "the Spirit of {name} cannot be activated now: a pick is pending, \
                      the payment is missing, or its effect could not apply after paying (R-SPIRIT-1, R-SPIRIT-2)"
                 )
             };
@@ -320,7 +403,7 @@ impl State {
         );
         let follow_up = matches!(
             (self.phase, kind),
-            (Phase::Spirits, K::Done)
+            (Phase::Spirits | Phase::EndTurn, K::Done)
                 | (Phase::Destroy, K::Destroy)
                 | (Phase::Wind, K::Flip | K::ShrineFrom | K::Done)
                 | (Phase::WindTo, K::ShrineTo)

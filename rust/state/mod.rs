@@ -8,6 +8,7 @@ pub mod legal;
 pub mod observe;
 pub mod score;
 pub mod spirit;
+pub mod turn;
 
 use crate::castle::Castle;
 use crate::error::Error;
@@ -41,9 +42,10 @@ impl Default for Rules {
 
 /// Which decision is pending. The Spirit phases are entered only with cards in
 /// play (`docs/cards.md`); their order is the observation's one-hot order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Phase {
     /// Start of a turn: take the first tile from the top floor (R-ACT-4) or Summon.
+    #[default]
     Action,
     /// The first tile is in hand: complete a Pair, Tile and Shrine, or Discard.
     Complete,
@@ -52,7 +54,7 @@ pub enum Phase {
     /// Build Shrines on the sets just Consolidated, or `Done` (R-SHRINE-1).
     Shrine,
     GameOver,
-    /// Window (c): Spirits before Consolidation, or `Done`.
+    /// After the placements, before Consolidation: Spirits, or `Done`.
     Spirits,
     /// Destruction: which castle tile.
     Destroy,
@@ -70,10 +72,12 @@ pub enum Phase {
     Change,
     /// Change made a group of 3: activate Cunning for it.
     Cunning,
+    /// After Consolidation and its Shrine step: Spirits, or `Done` to end the turn.
+    EndTurn,
 }
 
 impl Phase {
-    pub const ALL: [Phase; 14] = [
+    pub const ALL: [Phase; 15] = [
         Phase::Action,
         Phase::Complete,
         Phase::Place,
@@ -88,6 +92,7 @@ impl Phase {
         Phase::Set,
         Phase::Change,
         Phase::Cunning,
+        Phase::EndTurn,
     ];
     pub const fn name(self) -> &'static str {
         match self {
@@ -105,6 +110,7 @@ impl Phase {
             Phase::Set => "SET",
             Phase::Change => "CHANGE",
             Phase::Cunning => "CUNNING",
+            Phase::EndTurn => "END_TURN",
         }
     }
     /// Position in [`Phase::ALL`] (the declaration order).
@@ -355,10 +361,16 @@ impl State {
                 }
                 continue;
             }
-            // Mid-turn phases may hold an unconsolidated group (placement, window
-            // (c), a Spirit's effect under way); the others are settled.
+            // Mid-turn phases may hold an unconsolidated group (between or
+            // after the placements, a Spirit's effect under way).
+            let between = self.held_len == 2 && self.placed == 1;
             let placing = i == self.current as usize
-                && !matches!(self.phase, Phase::Action | Phase::Complete | Phase::Shrine | Phase::Destroy | Phase::GameOver);
+                && match self.phase {
+                    Phase::Action | Phase::Complete | Phase::EndTurn | Phase::GameOver => false,
+                    Phase::Shrine => between,
+                    Phase::Destroy => between || self.tc.origin == Phase::Spirits,
+                    _ => true,
+                };
             p.realm.validate(!placing).map_err(|e| format!("seat {i}: {e}"))?;
             tiles += p.realm.tiles() as usize;
             shrines += p.shrine_pool as u32 + p.realm.shrine_count();
@@ -381,9 +393,11 @@ impl State {
         }
         let expect_held = match self.phase {
             Phase::Complete => self.held_len == 1 && self.placed == 0,
-            Phase::Destroy => self.held_len <= 1 && self.placed == 0,
             Phase::Place => self.held_len >= 1 && self.placed < self.held_len,
-            _ => self.held().is_empty(),
+            Phase::Action | Phase::Spirits | Phase::EndTurn | Phase::GameOver => self.held().is_empty(),
+            // A Spirit's effect or a Shrine step may come between the picks
+            // or the placements.
+            _ => self.held_len <= 2 && self.placed <= self.held_len,
         };
         if !expect_held {
             return Err(format!("held tiles {:?} do not fit phase {:?}", self.held(), self.phase));

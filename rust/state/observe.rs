@@ -54,27 +54,37 @@ pub mod planes {
     pub const TURN_SETS: usize = LIFTED + 1; // 300
     /// The mover's Realm: Change's group waiting for Cunning.
     pub const CUNNING_GROUP: usize = TURN_SETS + 1; // 301
-    pub const COUNT: usize = CUNNING_GROUP + 1; // 302
+    /// Version 2 ends here.
+    pub const COUNT_V2: usize = CUNNING_GROUP + 1; // 302
+    /// Version 3 (R-SPIRIT-2 at any time): constant, the phase is `END_TURN`
+    /// (version 2's one-hot knows 14 phases only).
+    pub const END_TURN: usize = COUNT_V2; // 302
+    /// Constant: a Spirit came between the two placements (R-PLACE-3 no
+    /// longer orders identical tiles).
+    pub const BETWEEN: usize = END_TURN + 1; // 303
+    pub const COUNT: usize = BETWEEN + 1; // 304
 }
 
 /// The tensor's layout version: a new plane never silently shifts a trained
 /// model's input (`docs/observation.md`).
-pub const OBSERVATION_VERSION: u32 = 2;
+pub const OBSERVATION_VERSION: u32 = 3;
 pub const OBSERVATION_SHAPE: [usize; 3] = [planes::COUNT, MAX_ROWS, MAX_COLS];
 pub const OBSERVATION_SIZE: usize = planes::COUNT * SPACES;
 
-/// The shape of the tensor of layout `version` (1 or 2).
+/// The shape of the tensor of layout `version` (1, 2 or 3): each version
+/// is the one before with planes appended.
 pub const fn observation_shape(version: u32) -> Option<[usize; 3]> {
     match version {
         1 => Some([planes::COUNT_V1, MAX_ROWS, MAX_COLS]),
-        2 => Some(OBSERVATION_SHAPE),
+        2 => Some([planes::COUNT_V2, MAX_ROWS, MAX_COLS]),
+        3 => Some(OBSERVATION_SHAPE),
         _ => None,
     }
 }
 
 /// The compact observation (`docs/observation.md`, "Compact encoding"): the
-/// information of the version-2 planes as small integers, one byte each, in
-/// 1,189 bytes instead of 174 KB. Each field is derived from planes of the
+/// information of the version-3 planes as small integers, one byte each, in
+/// 1,190 bytes instead of 176 KB. Each field is derived from planes of the
 /// tensor, so the two never disagree (tested in both engines).
 pub mod compact {
     /// 144 each, by castle space: in the layout, height, Available, on the
@@ -108,7 +118,9 @@ pub mod compact {
     /// 16 each, by the mover's Realm cell: this turn's sets, Change's group.
     pub const TURN_SETS: usize = LIFTED + 1; // 1157
     pub const CUNNING_GROUP: usize = TURN_SETS + 16; // 1173
-    pub const SIZE: usize = CUNNING_GROUP + 16; // 1189
+    /// A Spirit came between the two placements (version 3).
+    pub const BETWEEN: usize = CUNNING_GROUP + 16; // 1189
+    pub const SIZE: usize = BETWEEN + 1; // 1190
 }
 pub const COMPACT_OBSERVATION_SIZE: usize = compact::SIZE;
 
@@ -180,6 +192,7 @@ impl State {
             out[TURN_SETS + cell] = (turn_sets >> cell & 1) as u8;
             out[CUNNING_GROUP + cell] = u8::from(self.phase == Phase::Cunning && tc.pending & (1 << cell) != 0);
         }
+        out[BETWEEN] = u8::from(tc.apart);
     }
 
     /// How many covered tiles of each symbol remain (public knowledge).
@@ -301,7 +314,9 @@ impl State {
         // Version 2: the cards and the Spirits' turn.
         let tc = &self.tc;
         let mut constant = [0.0f32; COUNT - PHASE];
-        constant[phase_index] = 1.0;
+        if phase_index < SPIRITS_IN_PLAY - PHASE {
+            constant[phase_index] = 1.0; // version 2's one-hot knows 14 phases
+        }
         for k in 0..10 {
             constant[SPIRITS_IN_PLAY - PHASE + k] = (self.spirits >> k & 1) as f32;
             constant[SPIRITS_USED - PHASE + k] = (tc.used >> k & 1) as f32;
@@ -340,6 +355,15 @@ impl State {
             }
             if self.phase == Phase::Cunning && tc.pending & (1 << cell) != 0 {
                 set(CUNNING_GROUP, realm_space(cell), 1.0);
+            }
+        }
+        // Version 3.
+        for s in 0..SPACES {
+            if self.phase == Phase::EndTurn {
+                set(END_TURN, s, 1.0);
+            }
+            if tc.apart {
+                set(BETWEEN, s, 1.0);
             }
         }
     }
@@ -417,6 +441,7 @@ impl State {
             "elegance": self.tc.elegance,
             "second_pick": self.tc.second.name(),
             "faith_extra": self.tc.faith_extra,
+            "spirit_between_placements": self.tc.apart,
         })
     }
 }

@@ -1,13 +1,19 @@
 //! The Spirit cards in a turn (R-SPIRIT-1, R-SPIRIT-2, `docs/cards.md`):
-//! which activations are legal, what each effect does, and how the turn goes
-//! on afterwards (Consolidation, the Shrine step, the window it came from).
+//! which activations are legal and what each effect does. The turn's flow
+//! around them (Consolidation, Shrine steps, where play resumes) is `turn.rs`.
+//!
+//! Activations are offered at every decision point of the mover's turn, so
+//! their legality is decided per card with bit masks: a payment only takes
+//! one face-up tile out of its type's (and number's) mask, so most conditions
+//! are judged once on the unpaid Realm and re-judged only for the few cells
+//! whose tile the condition rests on (`docs/design.md`).
 
 use super::{Phase, State, MAX_SETS};
 use crate::action::{Action, ActionList};
-use crate::cards::{spirit::*, window};
+use crate::cards::spirit::*;
 use crate::layout::{MAX_COLS, MAX_ROWS};
-use crate::realm::{flood, set_vp, ConsolidatedSet, Realm, CELLS};
-use crate::tile::TileType;
+use crate::realm::{flood, groups_of, neighbours, set_vp, with_another, ConsolidatedSet, Realm, CELLS};
+use crate::tile::{Tile, TileType};
 
 /// How the second tile of a Pair is chosen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -28,34 +34,17 @@ impl Second {
     }
 }
 
-/// Where play goes after a Consolidation and its Shrine step.
+/// Where play goes when a Shrine step is left (`docs/cards.md`, "resume").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Resume {
+    /// After the Consolidation step: `END_TURN` while an activation is legal.
     #[default]
     End,
     Action,
+    Complete,
+    Place,
+    /// Back to `SPIRITS` while an activation is legal, else as `End`.
     Spirits,
-}
-
-/// The four windows of R-SPIRIT-2.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Window {
-    #[default]
-    Start,
-    Picked,
-    Placed,
-    Shrines,
-}
-
-impl Window {
-    const fn cards(self) -> u16 {
-        match self {
-            Window::Start => window::START,
-            Window::Picked => window::PICKED,
-            Window::Placed => window::PLACED,
-            Window::Shrines => window::SHRINES,
-        }
-    }
 }
 
 /// The Spirits' memory of one turn; all of it is cleared when the turn ends.
@@ -72,12 +61,18 @@ pub struct TurnCards {
     pub first_floor: u8,
     /// Faith's extra Shrine, not yet built.
     pub faith_extra: u8,
-    /// The window of the card whose effect is under way.
-    pub window: Window,
+    /// The phase the card under way was activated in.
+    pub origin: Phase,
+    /// Where the current Shrine step resumes.
     pub resume: Resume,
+    /// A Spirit was activated between the two placements (R-PLACE-3 no
+    /// longer orders identical tiles).
+    pub apart: bool,
     pub wind_flipped: bool,
     pub moves: u8,
     pub last_to: u8,
+    /// Cells Strength put a face-up tile on during this effect.
+    pub moved: u16,
     /// The cell whose Shrine (Wind) or tile (Strength) is lifted.
     pub lifted: u8,
     /// Beauty or Cunning, for the `Set` phase.
@@ -87,105 +82,370 @@ pub struct TurnCards {
     pub pending_type: u8,
 }
 
+/// The legal activations of a decision point, per card in play: the cells
+/// that may pay and whether the Shrine Pool may (in id order: card, then
+/// cell, then the Shrine).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Offered {
+    cards: [(u8, u16, bool); crate::cards::SPIRIT_CARDS],
+    len: u8,
+    total: u16,
+}
+
+impl Offered {
+    /// How many activations are offered.
+    #[inline]
+    pub(crate) fn count(&self) -> usize {
+        self.total as usize
+    }
+
+    /// The `k`-th activation in id order (`k < count()`).
+    pub(crate) fn nth(&self, mut k: usize) -> Action {
+        for &(card, cells, shrine) in &self.cards[..self.len as usize] {
+            let n = cells.count_ones() as usize;
+            if k < n {
+                let pay = crate::grid::Ranked16::new(cells).select(k as u32) as u8;
+                return Action::Spirit { card, pay: Some(pay) };
+            }
+            if shrine && k == n {
+                return Action::Spirit { card, pay: None };
+            }
+            k -= n + usize::from(shrine);
+        }
+        unreachable!("an activation beyond those offered")
+    }
+}
+
+/// Spirits that need a pick still to come (Elegance) or are the second pick
+/// of a Pair (Deception, Deep).
+const PICKS: u16 = 1 << ELEGANCE | 1 << DECEPTION | 1 << DEEP;
+const SECOND_PICKS: u16 = 1 << DECEPTION | 1 << DEEP;
+
+/// The cells of a mask, lowest first.
+#[inline]
+fn cells_of(mut m: u16) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (m != 0).then(|| {
+            let c = m.trailing_zeros() as usize;
+            m &= m - 1;
+            c
+        })
+    })
+}
+
+/// Which cells may pay (R-SPIRIT-1) so that a face-up group with size in
+/// `sizes` is left, the groups being those of each class of tiles (a type,
+/// or a Faction number for Beauty): `classes[k]` holds class `k`'s face-up
+/// tiles. Also whether such a group exists unpaid. Paying takes one tile
+/// out of its own class's group only, so each class's groups are found once
+/// and a group is split again only for the tiles of a group as big as the
+/// smallest size wanted. A cell in no class may pay iff a group exists.
+fn payers_keeping(classes: &[u16], sizes: std::ops::RangeInclusive<u32>) -> (u16, bool) {
+    let min = *sizes.start();
+    let mut found = [0u8; TileType::COUNT]; // groups of a size wanted, per class
+    let mut big = [(0u16, 0u8); CELLS]; // groups of at least `min`, and their class
+    let (mut n_big, mut members) = (0, 0u16);
+    for (k, &m) in classes.iter().enumerate() {
+        members |= m;
+        if m.count_ones() < min {
+            continue;
+        }
+        let mut left = m;
+        while left != 0 {
+            let g = flood(left & left.wrapping_neg(), left);
+            left &= !g;
+            let size = g.count_ones();
+            if size >= min {
+                found[k] += u8::from(sizes.contains(&size));
+                big[n_big] = (g, k as u8);
+                n_big += 1;
+            }
+        }
+    }
+    let classes_with = found.iter().filter(|&&f| f > 0).count();
+    let any = classes_with > 0;
+    let mut cells = if any { !members } else { 0 };
+    for (k, &m) in classes.iter().enumerate() {
+        let others = classes_with - usize::from(found[k] > 0);
+        if others > 0 {
+            cells |= m; // another class keeps its group
+            continue;
+        }
+        let mut in_big = 0u16;
+        for &(g, _) in big[..n_big].iter().filter(|&&(_, class)| class as usize == k) {
+            in_big |= g;
+            let rest = found[k] - u8::from(sizes.contains(&g.count_ones()));
+            for c in cells_of(g) {
+                if rest > 0 || groups_of(g & !(1 << c), sizes.clone()) != 0 {
+                    cells |= 1 << c;
+                }
+            }
+        }
+        if found[k] > 0 {
+            cells |= m & !in_big; // a small group's tile leaves the others whole
+        }
+    }
+    (cells, any)
+}
+
 impl State {
     fn mover_realm(&self) -> &Realm {
         &self.players[self.current as usize].realm
     }
 
-    /// The window the current phase offers, if any Spirit may be activated now.
-    fn open_window(&self) -> Option<Window> {
-        if self.tc.must_elegance || self.tc.second != Second::Identical {
-            return None;
+    /// After Elegance, Deception or Deep the very next decision is the pick.
+    #[inline]
+    pub(crate) fn pick_pending(&self) -> bool {
+        self.tc.must_elegance || self.tc.second != Second::Identical
+    }
+
+    /// R-SPIRIT-2: the Spirits that `phase` may offer now: in play, unused this
+    /// turn, at a decision point of the turn, no pick pending.
+    #[inline]
+    fn open_cards(&self, phase: Phase) -> u16 {
+        let cards = self.spirits & !self.tc.used;
+        if cards == 0 || self.pick_pending() {
+            return 0;
         }
-        match self.phase {
-            Phase::Action => Some(Window::Start),
-            Phase::Complete => Some(Window::Picked),
-            Phase::Spirits => Some(Window::Placed),
-            Phase::Shrine => Some(Window::Shrines),
-            _ => None,
+        match phase {
+            Phase::Action => cards & !SECOND_PICKS,
+            Phase::Complete => cards,
+            Phase::Place | Phase::Spirits | Phase::Shrine | Phase::EndTurn => cards & !PICKS,
+            _ => 0,
         }
     }
 
-    /// Push the legal activations of the current window, in id order.
+    /// Push the legal activations of the current phase, in id order.
     pub(crate) fn legal_activations(&self, out: &mut ActionList) {
-        let Some(w) = self.open_window() else { return };
-        for card in self.cards_open(w) {
-            self.payments(card, w, |pay| {
-                out.push(Action::Spirit { card, pay });
-                true
-            });
+        for card in cells_of(self.open_cards(self.phase)) {
+            let card = card as u8;
+            let (cells, shrine) = self.payments(card, self.phase);
+            for c in cells_of(cells) {
+                out.push(Action::Spirit { card, pay: Some(c as u8) });
+            }
+            if shrine {
+                out.push(Action::Spirit { card, pay: None });
+            }
         }
     }
 
-    /// Cards in play, not used this turn, whose window is `w`, in card order.
-    fn cards_open(&self, w: Window) -> impl Iterator<Item = u8> {
-        let cards = self.spirits & w.cards() & !self.tc.used;
-        (0..10u8).filter(move |c| cards & (1 << c) != 0)
+    /// The activations offered now, per card, counted without listing them
+    /// (a random pick draws one of them by rank).
+    pub(crate) fn offered(&self) -> Offered {
+        let mut o = Offered::default();
+        for card in cells_of(self.open_cards(self.phase)) {
+            let (cells, shrine) = self.payments(card as u8, self.phase);
+            let n = cells.count_ones() as u16 + u16::from(shrine);
+            if n > 0 {
+                o.cards[o.len as usize] = (card as u8, cells, shrine);
+                o.len += 1;
+                o.total += n;
+            }
+        }
+        o
     }
 
-    /// Feed `f` the payments for `card` after which its effect can apply (cells
-    /// in id order, then the Shrine Pool), while `f` returns true.
-    fn payments(&self, card: u8, w: Window, mut f: impl FnMut(Option<u8>) -> bool) {
+    /// Whether some activation would be legal in `phase` now.
+    pub(crate) fn any_activation(&self, phase: Phase) -> bool {
+        cells_of(self.open_cards(phase)).any(|card| self.payments(card as u8, phase) != (0, false))
+    }
+
+    /// Whether `Spirit { card, pay }` is a legal activation now.
+    pub(crate) fn activation_legal(&self, card: u8, pay: Option<u8>) -> bool {
+        if card as usize >= crate::cards::SPIRIT_CARDS || self.open_cards(self.phase) & (1 << card) == 0 {
+            return false;
+        }
+        let (cells, shrine) = self.payments(card, self.phase);
+        match pay {
+            Some(c) => (c as usize) < CELLS && cells >> c & 1 != 0,
+            None => shrine,
+        }
+    }
+
+    /// R-SPIRIT-1: the payments after which `card`'s effect can apply in
+    /// `phase`: face-up cells of the mover's Realm (a mask) and the Shrine Pool.
+    /// Paying a tile discards it (the tile under it, face down, or nothing is
+    /// left); paying a Shrine leaves the Realm as it is.
+    pub(crate) fn payments(&self, card: u8, phase: Phase) -> (u16, bool) {
         let p = &self.players[self.current as usize];
-        let mut up = p.realm.face_up();
-        while up != 0 {
-            let c = up.trailing_zeros() as u8;
-            up &= up - 1;
-            let mut realm = p.realm;
-            realm.discard_top(c as usize);
-            if self.effect_possible(card, w, &realm, p.shrine_pool) && !f(Some(c)) {
-                return;
-            }
-        }
-        if p.shrine_pool > 0 && self.effect_possible(card, w, &p.realm, p.shrine_pool - 1) {
-            f(None);
-        }
-    }
-
-    /// Whether some activation of the window is legal now (stops at the first).
-    pub(crate) fn any_activation(&self, w: Window) -> bool {
-        let mut any = false;
-        for card in self.cards_open(w) {
-            self.payments(card, w, |_| {
-                any = true;
-                false
-            });
-            if any {
-                return true;
-            }
-        }
-        false
-    }
-
-    /// R-SPIRIT-1: can `card`'s effect apply in window `w` once paid, the Realm
-    /// and Shrine Pool then being `realm` and `pool`?
-    fn effect_possible(&self, card: u8, w: Window, realm: &Realm, pool: u8) -> bool {
-        let room = realm.placeable().count_ones() >= 2;
+        let realm = &p.realm;
+        let up = realm.face_up();
+        let pool = p.shrine_pool;
+        // A condition that no payment changes: every payment, or none.
+        let every = |ok: bool| if ok { (up, pool > 0) } else { (0, false) };
         match card {
-            BEAUTY => beauty_groups(realm) != 0,
-            ELEGANCE if w == Window::Start => self.has_elegance_first_pick(),
-            ELEGANCE => room && {
-                let mut any = false;
-                self.castle.tops_of(self.held[0], |s| any |= self.elegance_only(s));
-                any
-            },
-            WIND => realm.face_up() != 0 || movable_shrines(realm) != 0,
-            DECEPTION => room && self.deception_candidates().iter().any(|s| s.is_some()),
-            STRENGTH => strength_sources(realm, None) != 0,
-            CHANGE => (0..CELLS).any(|c| (0..6).any(|t| self.change_group(realm, pool, c, t).is_some())),
-            FAITH if w == Window::Shrines => pool >= 1 && self.set_cells() & !realm.shrines() & realm.face_down() != 0,
-            FAITH => pool >= 1 && has_set_to_consolidate(realm),
-            DESTRUCTION => {
-                let c = &self.castle;
-                c.spaces().any(|s| c.is_available(s))
+            // A non-empty castle has an Available tile (the west end of the top floor).
+            DESTRUCTION => every(!self.castle.is_empty()),
+            ELEGANCE if phase == Phase::Action => every(self.has_elegance_first_pick()),
+            ELEGANCE | DECEPTION | DEEP => {
+                let pick = match card {
+                    ELEGANCE => self.has_elegance_second_pick(),
+                    DECEPTION => self.deception_candidates().iter().any(|s| s.is_some()),
+                    _ => self.has_deep_pick(),
+                };
+                if !pick {
+                    return (0, false);
+                }
+                // Room for 2 (R-PLACE-2): a paid tile frees its cell.
+                let free = realm.placeable().count_ones();
+                (if free >= 1 { up } else { 0 }, pool > 0 && free >= 2)
             }
-            DEEP => {
-                let ty = self.held[0].tile_type();
-                room && self.castle.spaces().any(|s| self.castle.top(s).map(|t| t.tile_type()) == Some(ty) && self.pickable(s))
+            WIND => {
+                let shrine = pool > 0 && (up != 0 || realm.movable_shrines() != 0);
+                let cells = match up.count_ones() {
+                    0 => 0,
+                    // Another face-up tile stays to flip.
+                    2.. => up,
+                    // The only face-up tile: a Shrine must be able to move, maybe
+                    // onto the face-down tile the payment uncovers.
+                    _ => {
+                        let c = up.trailing_zeros() as usize;
+                        let uncovered = if realm.height(c) >= 2 { up } else { 0 };
+                        if with_another(realm.shrines(), realm.shrine_spots() | uncovered) != 0 {
+                            up
+                        } else {
+                            0
+                        }
+                    }
+                };
+                (cells, shrine)
             }
-            CUNNING => cunning_groups(realm) != 0,
-            _ => false,
+            STRENGTH => {
+                let occupied = realm.occupied();
+                let (shrines, free) = (realm.shrines(), realm.placeable());
+                let shrine = pool > 0 && with_another(occupied & !shrines, free) != 0;
+                let mut cells = 0;
+                for c in cells_of(up) {
+                    let b = 1u16 << c;
+                    let left = if realm.height(c) >= 2 { occupied } else { occupied & !b };
+                    if with_another(left & !shrines, free | b) != 0 {
+                        cells |= b;
+                    }
+                }
+                (cells, shrine)
+            }
+            BEAUTY => {
+                if realm.faction_up().count_ones() < 4 {
+                    return (0, false);
+                }
+                let nums = realm.by_number();
+                let (cells, any) = payers_keeping(&nums[1..], 4..=16);
+                (cells & up, pool > 0 && any)
+            }
+            CUNNING => {
+                let (cells, any) = payers_keeping(&realm.by_type(), 3..=3);
+                (cells & up, pool > 0 && any)
+            }
+            FAITH => {
+                if pool == 0 {
+                    return (0, false);
+                }
+                let unbuilt = self.set_cells() & !realm.face_up() & !realm.shrines() != 0;
+                let (cells, waiting) =
+                    if unbuilt || self.settled(phase) { (0, false) } else { payers_keeping(&realm.by_type(), 4..=16) };
+                (if unbuilt { up } else { cells & up }, pool >= 2 && (unbuilt || waiting))
+            }
+            CHANGE if self.settled(phase) => self.change_payments_settled(realm, pool),
+            CHANGE => self.change_payments(realm, pool),
+            _ => (0, false),
         }
+    }
+
+    /// Cunning is in play and unused: Change may complete a group of 3.
+    fn cunning_ready(&self) -> bool {
+        self.spirits & !self.tc.used & (1 << CUNNING) != 0
+    }
+
+    /// Whether the mover's Realm holds no face-up group of >= 4 at a decision
+    /// point of `phase`: only a placement's group waits for Consolidation,
+    /// between the placements or in `SPIRITS` (`State::validate` checks the rest).
+    #[inline]
+    fn settled(&self, phase: Phase) -> bool {
+        phase != Phase::Spirits && !(self.held_len == 2 && self.placed == 1)
+    }
+
+    /// Change's payments in a settled Realm (no face-up group of >= 4): a
+    /// choice is then legal iff its group is big enough, and a payment only
+    /// matters when it is a tile of that group.
+    fn change_payments_settled(&self, realm: &Realm, pool: u8) -> (u16, bool) {
+        let up = realm.face_up();
+        let specials = realm.special_up();
+        let cunning = self.cunning_ready();
+        let need = if cunning { 2 } else { 3 };
+        let (mut cells, mut shrine) = (0u16, false);
+        // Enough tiles of `ty` in a group with the Special on `s`: 4, or 3
+        // with Cunning paid next by a tile outside the group or a Shrine.
+        let enough = |g: u16, up: u16, pool: u8| match g.count_ones() {
+            n if n >= 4 => true,
+            3 => cunning && (pool >= 1 || up & !g != 0),
+            _ => false,
+        };
+        for ty in TileType::ALL {
+            let of = realm.of_type(ty);
+            if of.count_ones() < need {
+                continue;
+            }
+            for s in cells_of(neighbours(of) & specials & !of) {
+                let g = flood(1 << s, of | 1 << s);
+                if g.count_ones() < 3 {
+                    continue;
+                }
+                shrine |= pool >= 1 && enough(g, up, pool - 1);
+                // A tile outside the group leaves it whole.
+                let outside = up & !g;
+                // (With 3, Cunning is paid next: a Shrine, or another tile outside.)
+                if g.count_ones() >= 4 || cunning && (pool >= 1 || outside.count_ones() >= 2) {
+                    cells |= outside;
+                }
+                // A tile of the group shrinks it, or splits it.
+                for c in cells_of(g & up & !(cells | 1 << s)) {
+                    let b = 1u16 << c;
+                    if enough(flood(1 << s, (of & !b) | 1 << s), up & !b, pool) {
+                        cells |= b;
+                    }
+                }
+            }
+            if cells == up && (shrine || pool == 0) {
+                break;
+            }
+        }
+        (cells, shrine)
+    }
+
+    /// Change's payments while a group waits for Consolidation. Each choice
+    /// (a Special tile and a type) rests on a region of the Realm: the group
+    /// it would complete and the tile's own type's group. A payment outside
+    /// the region keeps the unpaid answer (but for Cunning's own payment,
+    /// outside a group of 3); inside it, the choice is judged again.
+    fn change_payments(&self, realm: &Realm, pool: u8) -> (u16, bool) {
+        let up = realm.face_up();
+        let need = if self.cunning_ready() { 2 } else { 3 };
+        let (mut cells, mut shrine) = (0u16, false);
+        for ty in TileType::ALL {
+            let of = realm.of_type(ty);
+            if of.count_ones() < need {
+                continue;
+            }
+            for s in cells_of(neighbours(of) & realm.special_up() & !of) {
+                let Some(own_type) = realm.face_up_tile(s).map(|t| t.tile_type()) else { continue };
+                let own = realm.of_type(own_type);
+                let region = flood(1 << s, of | 1 << s) | flood(1 << s, own);
+                if let Some((g, three)) = self.change_fits(s, own, of, up, pool) {
+                    let outside = up & !g;
+                    if !three || pool >= 1 || outside.count_ones() >= 2 {
+                        cells |= up & !region;
+                    }
+                    shrine |= pool >= 1 && (!three || pool >= 2 || outside != 0);
+                }
+                for c in cells_of(region & up & !(cells | 1 << s)) {
+                    let b = 1u16 << c;
+                    if self.change_fits(s, own & !b, of & !b, up & !b, pool).is_some() {
+                        cells |= b;
+                    }
+                }
+            }
+        }
+        (cells, shrine)
     }
 
     /// A tile a pick may take: Available, or with Elegance a free short side.
@@ -202,7 +462,25 @@ impl State {
 
     /// Whether an Elegance first pick exists: a top-floor tile only Elegance allows.
     fn has_elegance_first_pick(&self) -> bool {
-        self.castle.top_spaces().iter().any(|s| self.elegance_only(s))
+        !self.castle.elegance_first_picks().is_empty()
+    }
+
+    /// Whether an Elegance second pick exists: a tile identical to the first
+    /// that only Elegance allows.
+    fn has_elegance_second_pick(&self) -> bool {
+        let mut any = false;
+        self.castle.tops_of(self.held[0], |s| any |= self.elegance_only(s));
+        any
+    }
+
+    /// Whether Deep has a pick: a pickable tile of the first's type.
+    fn has_deep_pick(&self) -> bool {
+        let ty = self.held[0].tile_type();
+        let mut any = false;
+        for t in Tile::all().filter(|t| t.tile_type() == ty) {
+            self.castle.tops_of(t, |s| any |= self.pickable(s));
+        }
+        any
     }
 
     /// Deception's candidates in id order: the north, west, own (the revealed
@@ -236,11 +514,17 @@ impl State {
         if t.is_faction() || t == target {
             return None;
         }
+        self.change_fits(cell, realm.of_type(t), realm.of_type(target), realm.face_up(), pool)
+    }
+
+    /// [`State::change_group`] on masks: the face-up tiles of the Special's
+    /// own type (`own`), of the type it stands for (`of`), and all (`up`).
+    fn change_fits(&self, cell: usize, own: u16, of: u16, up: u16, pool: u8) -> Option<(u16, bool)> {
         // Not to prevent a set: the tile must not be in a set of its own type.
-        if flood(1 << cell, realm.of_type(t)).count_ones() >= 4 {
+        if flood(1 << cell, own).count_ones() >= 4 {
             return None;
         }
-        let g = flood(1 << cell, realm.of_type(target) | 1 << cell);
+        let g = flood(1 << cell, of | 1 << cell);
         // It must complete the set: no group of that type it touches is a set
         // already ("only if, by doing so, you are able to Consolidate a set").
         if groups_of(g & !(1 << cell), 4..=16) != 0 {
@@ -248,65 +532,45 @@ impl State {
         }
         match g.count_ones() {
             n if n >= 4 => Some((g, false)),
-            3 if self.spirits & (1 << CUNNING) != 0
-                && self.tc.used & (1 << CUNNING) == 0
-                && (pool >= 1 || realm.face_up() & !g != 0) =>
-            {
-                Some((g, true))
-            }
+            3 if self.cunning_ready() && (pool >= 1 || up & !g != 0) => Some((g, true)),
             _ => None,
         }
     }
 
     // ------------------------------------------------------------ legal follow-ups
 
-    pub(crate) fn legal_follow_ups(&self, out: &mut ActionList, spirits: bool) {
+    pub(crate) fn legal_follow_ups(&self, out: &mut ActionList) {
         let realm = self.mover_realm();
         let cells = |m: u16, out: &mut ActionList, f: fn(u8) -> Action| {
-            let mut m = m;
-            while m != 0 {
-                out.push(f(m.trailing_zeros() as u8));
-                m &= m - 1;
+            for c in cells_of(m) {
+                out.push(f(c as u8));
             }
         };
         match self.phase {
-            Phase::Spirits => {
-                out.push(Action::Done);
-                if spirits {
-                    self.legal_activations(out);
-                }
-            }
-            Phase::Destroy => {
-                let c = &self.castle;
-                c.for_each_space(|s| {
-                    if c.is_available(s) {
-                        out.push(Action::Destroy(s as u8));
-                    }
-                });
-            }
+            Phase::Destroy => self.castle.available().for_each(|s| out.push(Action::Destroy(s as u8))),
             Phase::Wind => {
                 if self.tc.wind_flipped {
                     out.push(Action::Done);
                 } else {
                     cells(realm.face_up(), out, Action::Flip);
                 }
-                cells(movable_shrines(realm), out, Action::ShrineFrom);
+                cells(realm.movable_shrines(), out, Action::ShrineFrom);
             }
-            Phase::WindTo => cells(shrine_spots(realm) & !(1 << self.tc.lifted), out, Action::ShrineTo),
+            Phase::WindTo => cells(realm.shrine_spots() & !(1 << self.tc.lifted), out, Action::ShrineTo),
             Phase::Strength => {
                 if self.tc.moves > 0 {
                     out.push(Action::Done);
                 }
-                cells(strength_sources(realm, self.last_moved()), out, Action::MoveFrom);
+                cells(realm.strength_sources(self.last_moved()), out, Action::MoveFrom);
             }
             Phase::StrengthTo => cells(realm.placeable() & !(1 << self.tc.lifted), out, Action::MoveTo),
             Phase::Set => {
-                let m = if self.tc.set_card == BEAUTY { beauty_groups(realm) } else { cunning_groups(realm) };
+                let m = if self.tc.set_card == BEAUTY { realm.beauty_groups() } else { realm.cunning_groups() };
                 cells(m, out, Action::Set);
             }
             Phase::Change => {
                 let pool = self.players[self.current as usize].shrine_pool;
-                for c in 0..CELLS {
+                for c in cells_of(realm.special_up()) {
                     for t in 0..TileType::COUNT {
                         if self.change_group(realm, pool, c, t).is_some() {
                             out.push(Action::Change { cell: c as u8, ty: t as u8 });
@@ -356,12 +620,10 @@ impl State {
             self.tc.pending = 0;
             return self.finish_card();
         }
-        self.tc.window = match self.phase {
-            Phase::Action => Window::Start,
-            Phase::Complete => Window::Picked,
-            Phase::Spirits => Window::Placed,
-            _ => Window::Shrines,
-        };
+        self.tc.origin = self.phase;
+        if self.phase == Phase::Place && self.placed > 0 {
+            self.tc.apart = true;
+        }
         match card {
             BEAUTY | CUNNING => {
                 self.tc.set_card = card;
@@ -379,14 +641,13 @@ impl State {
             DEEP => self.tc.second = Second::Deep,
             STRENGTH => {
                 self.tc.moves = 0;
+                self.tc.moved = 0;
                 self.phase = Phase::Strength;
             }
             CHANGE => self.phase = Phase::Change,
             FAITH => {
                 self.tc.faith_extra = 1;
-                if self.phase == Phase::Spirits {
-                    self.settle(Resume::Spirits);
-                }
+                self.finish_card();
             }
             DESTRUCTION => self.phase = Phase::Destroy,
             _ => {}
@@ -400,12 +661,12 @@ impl State {
             Action::Destroy(s) => {
                 self.castle.remove_top(s as usize);
                 self.discarded += 1;
-                self.phase = if self.held_len == 0 { Phase::Action } else { Phase::Complete };
+                self.finish_card();
             }
             Action::Flip(c) => {
                 self.players[seat].realm.turn_down(1 << c);
                 self.tc.wind_flipped = true;
-                if movable_shrines(&self.players[seat].realm) == 0 {
+                if self.players[seat].realm.movable_shrines() == 0 {
                     self.finish_card();
                 }
             }
@@ -425,6 +686,10 @@ impl State {
                 let from = self.tc.lifted;
                 let realm = &mut self.players[seat].realm;
                 let tile = realm.lift(from as usize);
+                if tile.is_some() {
+                    self.tc.moved |= 1 << to;
+                }
+                self.tc.moved &= !(1 << from);
                 realm.put(to as usize, tile);
                 // Sets follow their tiles: the covered tile leaves its set, the
                 // moved one takes its set (if any) along.
@@ -436,7 +701,7 @@ impl State {
                 }
                 self.tc.moves += 1;
                 self.tc.last_to = to;
-                if self.tc.moves == 2 || strength_sources(&self.players[seat].realm, Some(to)) == 0 {
+                if self.tc.moves == 2 || self.players[seat].realm.strength_sources(Some(to)) == 0 {
                     self.finish_card();
                 } else {
                     self.phase = Phase::Strength;
@@ -446,7 +711,7 @@ impl State {
                 let realm = &self.players[seat].realm;
                 let (group, vp, ty) = if self.tc.set_card == BEAUTY {
                     let n = realm.face_up_tile(c as usize).and_then(|t| t.number()).unwrap_or(0);
-                    let g = flood(1 << c, realm.numbered(n));
+                    let g = flood(1 << c, realm.by_number()[n as usize]);
                     // Beauty: "+1 VP, up to 2 Shrines, as if they were Dragons".
                     (g, set_vp(g.count_ones()) + 1, TileType::Dragon)
                 } else {
@@ -492,136 +757,118 @@ impl State {
         self.sets[n] = set;
         self.n_sets += 1;
     }
+}
 
-    /// A card's effect is complete: Consolidate, then back to its window.
-    pub(crate) fn finish_card(&mut self) {
-        let resume = if self.tc.window == Window::Start { Resume::Action } else { Resume::Spirits };
-        self.settle(resume);
-    }
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::Cards;
+    use crate::rng::SplitMix64;
+    use crate::setup::Setup;
 
-    /// The Action is complete (all tiles placed): window (c), or Consolidation.
-    pub(crate) fn after_action(&mut self) {
-        if self.spirits & window::PLACED != 0 && self.any_activation(Window::Placed) {
-            self.phase = Phase::Spirits;
-        } else {
-            self.settle(Resume::End);
+    /// R-SPIRIT-1 as written: pay, then ask whether the effect can apply,
+    /// by enumeration (what the fast masks of [`State::payments`] compute).
+    fn applies_after_paying(s: &State, card: u8, phase: Phase, pay: Option<u8>) -> bool {
+        let p = &s.players[s.current as usize];
+        let mut realm = p.realm;
+        let mut pool = p.shrine_pool;
+        match pay {
+            Some(c) => {
+                realm.discard_top(c as usize);
+            }
+            None => pool -= 1,
+        }
+        let room = realm.placeable().count_ones() >= 2;
+        let c = &s.castle;
+        let settled = |r: &Realm| r.types_with_groups(4..=16) == 0;
+        match card {
+            BEAUTY => realm.beauty_groups() != 0,
+            ELEGANCE if phase == Phase::Action => c.top_spaces().iter().any(|sp| s.elegance_only(sp)),
+            ELEGANCE => room && {
+                let mut any = false;
+                c.tops_of(s.held[0], |sp| any |= s.elegance_only(sp));
+                any
+            },
+            WIND => realm.face_up() != 0 || realm.movable_shrines() != 0,
+            DECEPTION => room && s.deception_candidates().iter().any(|x| x.is_some()),
+            STRENGTH => realm.strength_sources(None) != 0,
+            CHANGE => (0..CELLS).any(|cell| (0..6).any(|t| s.change_group(&realm, pool, cell, t).is_some())),
+            FAITH => pool >= 1 && (s.set_cells() & !realm.shrines() & realm.face_down() != 0 || !settled(&realm)),
+            DESTRUCTION => c.spaces().any(|sp| c.is_available(sp)),
+            DEEP => {
+                let ty = s.held[0].tile_type();
+                room && c.spaces().any(|sp| c.top(sp).map(|t| t.tile_type()) == Some(ty) && s.pickable(sp))
+            }
+            CUNNING => realm.cunning_groups() != 0,
+            _ => false,
         }
     }
 
-    /// Consolidate every set (R-CONS-1..4); the Shrine step for the sets not yet
-    /// offered one (R-SHRINE-1), else play resumes.
-    pub(crate) fn settle(&mut self, resume: Resume) {
-        let seat = self.current as usize;
-        // Consolidate straight into this turn's list (the hot path of every turn).
-        // A Realm is settled after every turn: only placed tiles or a Spirit can
-        // have made a set (a Discard or a Summon alone cannot).
-        if self.placed > 0 || self.tc.used != 0 {
-            let first = self.n_sets as usize;
-            let realm = &mut self.players[seat].realm;
-            let bonus = self.rules.dragon_set_bonus;
-            // Without a Spirit only the placed tiles changed the Realm, so a
-            // new set contains one of them: flood from those cells alone.
-            let (n, vp) = if self.tc.used == 0 {
-                realm.consolidate_around(self.placed_cells, bonus, &mut self.sets[first..])
-            } else {
-                realm.consolidate(bonus, &mut self.sets[first..])
-            };
-            self.players[seat].vp += vp as u16;
-            self.n_sets += n as u8;
-        }
-        self.tc.resume = resume;
-        if self.n_sets > self.sets_done && (self.shrine_cells() != 0 || self.any_activation(Window::Shrines)) {
-            self.phase = Phase::Shrine;
-        } else if self.n_sets == 0 && resume == Resume::End {
-            self.end_turn(); // nothing Consolidated this turn: nothing to close
-        } else {
-            self.leave_shrines();
-        }
-    }
-
-    /// The Shrine step is over: the allowances end and play resumes.
-    pub(crate) fn leave_shrines(&mut self) {
-        for set in self.sets[..self.n_sets as usize].iter_mut() {
-            set.allowance = 0;
-        }
-        self.sets_done = self.n_sets;
-        match self.tc.resume {
-            Resume::End => self.end_turn(),
-            Resume::Action => self.phase = Phase::Action,
-            Resume::Spirits => {
-                if self.any_activation(Window::Placed) {
-                    self.phase = Phase::Spirits;
-                } else {
-                    self.end_turn();
+    /// The fast payment masks equal the definition for every card, in the
+    /// decision points of random card games (sparing with activations so
+    /// that Realms fill up and sets form).
+    #[test]
+    fn payments_follow_the_definition() {
+        let mut buf = ActionList::default();
+        let mut checked = 0;
+        for seed in 0..300u64 {
+            let mut rng = SplitMix64::new(seed);
+            let players = 1 + (seed % 4) as usize;
+            let spirits = Cards::Draw(1 + (seed % 10) as usize);
+            let mut s = Setup::new(players, seed).with_cards(spirits, Cards::None).state().unwrap();
+            while !s.is_over() {
+                let phase = s.phase();
+                if matches!(phase, Phase::Action | Phase::Complete | Phase::Place | Phase::Spirits | Phase::Shrine | Phase::EndTurn)
+                    && !s.pick_pending()
+                {
+                    for card in 0..10u8 {
+                        if matches!(card, DECEPTION | DEEP) && phase != Phase::Complete
+                            || card == ELEGANCE && !matches!(phase, Phase::Action | Phase::Complete)
+                        {
+                            continue;
+                        }
+                        let (cells, shrine) = s.payments(card, phase);
+                        let p = &s.players[s.current as usize];
+                        for c in 0..CELLS as u8 {
+                            let want = p.realm.face_up() >> c & 1 != 0 && applies_after_paying(&s, card, phase, Some(c));
+                            assert_eq!(cells >> c & 1 != 0, want, "card {card} pay {c} in {phase:?}, seed {seed}\n{}", p.realm.to_text());
+                        }
+                        let want = p.shrine_pool > 0 && applies_after_paying(&s, card, phase, None);
+                        assert_eq!(shrine, want, "card {card} pay Shrine in {phase:?}, seed {seed}\n{}", p.realm.to_text());
+                        checked += 1;
+                    }
                 }
+                s.legal_actions_into(&mut buf);
+                let spirit = |a: &Action| matches!(a, Action::Spirit { .. }) && phase != Phase::Cunning;
+                let others: Vec<Action> = buf.iter().copied().filter(|a| !spirit(a)).collect();
+                let a = if others.is_empty() || rng.below(8) == 0 {
+                    buf[rng.below(buf.len() as u64) as usize]
+                } else {
+                    others[rng.below(others.len() as u64) as usize]
+                };
+                s.apply_unchecked(a);
+            }
+        }
+        assert!(checked > 10_000, "{checked}");
+    }
+
+    /// The bitboard answers equal the per-space definitions (R-AVAIL-1, R-AVAIL-3).
+    #[test]
+    fn castle_grids_follow_the_definitions() {
+        let mut buf = ActionList::default();
+        for seed in 0..40u64 {
+            let mut rng = SplitMix64::new(seed);
+            let mut s = Setup::new(2 + (seed % 3) as usize, seed).state().unwrap();
+            while !s.is_over() {
+                let c = &s.castle;
+                for sp in c.spaces() {
+                    assert_eq!(c.available().contains(sp), c.is_available(sp), "space {sp}");
+                    let top = c.height(sp) == c.top_floor() && c.height(sp) > 0;
+                    assert_eq!(c.elegance_first_picks().contains(sp), top && s.elegance_only(sp), "space {sp}");
+                }
+                let a = crate::agents::random_action(&s, &mut rng, &mut buf).unwrap();
+                s.apply_unchecked(a);
             }
         }
     }
-
-    /// After a Shrine is built: stay while another can be built or Faith
-    /// activated.
-    pub(crate) fn after_shrine(&mut self) {
-        if self.shrine_cells() == 0 && !self.any_activation(Window::Shrines) {
-            self.leave_shrines();
-        }
-    }
-}
-
-/// The cells of `from` that have a cell of `to` other than themselves to go to.
-fn with_another(from: u16, to: u16) -> u16 {
-    match to.count_ones() {
-        0 => 0,
-        1 => from & !to,
-        _ => from,
-    }
-}
-
-/// Wind: built Shrines that have another face-down top without a Shrine to go to.
-fn movable_shrines(realm: &Realm) -> u16 {
-    with_another(realm.shrines(), shrine_spots(realm))
-}
-
-/// Face-down tops without a Shrine.
-fn shrine_spots(realm: &Realm) -> u16 {
-    realm.face_down() & !realm.shrines()
-}
-
-/// Strength: stacks without a Shrine (not the tile just moved) with another
-/// placeable cell to go to.
-fn strength_sources(realm: &Realm, last: Option<u8>) -> u16 {
-    let mut from = realm.occupied() & !realm.shrines();
-    if let Some(l) = last {
-        from &= !(1 << l);
-    }
-    with_another(from, realm.placeable())
-}
-
-/// Lowest cells of the groups in `of` (each group once) of size in `sizes`.
-fn groups_of(of: u16, sizes: std::ops::RangeInclusive<u32>) -> u16 {
-    let mut out = 0u16;
-    let mut left = of;
-    while left != 0 {
-        let low = left & left.wrapping_neg();
-        let g = flood(low, left);
-        left &= !g;
-        if sizes.contains(&g.count_ones()) {
-            out |= low;
-        }
-    }
-    out
-}
-
-/// Beauty: maximal groups of >= 4 face-up Faction tiles with the same number.
-fn beauty_groups(realm: &Realm) -> u16 {
-    (1..=6).fold(0, |m, n| m | groups_of(realm.numbered(n), 4..=16))
-}
-
-/// Cunning: maximal groups of exactly 3 face-up tiles of one type.
-fn cunning_groups(realm: &Realm) -> u16 {
-    TileType::ALL.iter().fold(0, |m, &t| m | groups_of(realm.of_type(t), 3..=3))
-}
-
-/// A face-up group of >= 4 of one type, waiting for Consolidation.
-fn has_set_to_consolidate(realm: &Realm) -> bool {
-    TileType::ALL.iter().any(|&t| groups_of(realm.of_type(t), 4..=16) != 0)
 }

@@ -229,7 +229,7 @@ class Action:
 
     @staticmethod
     def done() -> "Action":
-        """DONE: end an optional step (stop building Shrines, decline a Spirit window)."""
+        """DONE: end an optional step (stop building Shrines, pass in SPIRITS or END_TURN, end Wind or Strength)."""
         return Action(DONE)
 
     @staticmethod

@@ -107,8 +107,10 @@ def position_value(game: Any, seat: int, w: Weights) -> float:
 
 
 def move_value(game: Any, action: Any, w: Weights) -> float:
-    """The value of playing ``action`` for the player to move. A move that opens
-    the Spirits' window (c) is valued with the Consolidation ``done`` brings."""
+    """The value of playing ``action`` for the player to move. A move that ends
+    the Action in phase SPIRITS is valued with the Consolidation step that
+    ``done`` brings. END_TURN needs no such step: its ``done`` changes no value
+    (every tile is placed and Consolidated)."""
     after = game.clone(history=False)
     after.apply(action)
     if after.phase.name == "SPIRITS" and game.phase.name != "SPIRITS":
@@ -121,7 +123,8 @@ def heuristic_action(game: Any, rng: random.Random, w: Weights) -> Any:
     """The legal action with the best value one decision ahead (ties at random).
     A castle pick changes only the tiles in hand, so it is valued without playing it.
     Like the Rust rollout policy it never activates a Spirit (only pays for the
-    Cunning that Change asked for)."""
+    Cunning that Change asked for); so in SPIRITS and END_TURN it plays ``done``,
+    and the turn goes on."""
     seat = game.current_player
     picking = game.phase.name in ("ACTION", "COMPLETE")
     base = _base_value(game, seat, w) if picking else 0.0

@@ -1,7 +1,7 @@
 """Spirit cards (R-SPIRIT-1, R-SPIRIT-2, docs/cards.md): which cards are in
-play, their windows, the per-turn memory, and the questions their effects ask
-of the castle and the Realm. The turn itself (what each decision does) is in
-``game.py``.
+play, where they may be activated, the per-turn memory, and the questions their
+effects ask of the castle and the Realm. The turn itself (what each decision
+does) is in ``game.py``.
 """
 
 from __future__ import annotations
@@ -17,27 +17,26 @@ from .realm import CELLS, Cell, Realm, neighbours
 from .rng import CARDS, SplitMix64
 from .tiles import Tile, TileType
 
-#: R-SPIRIT-2: the phases (windows) in which each card may be activated:
-#: ACTION = (a) before the first pick, COMPLETE = (b) after it, SPIRITS = (c)
-#: after the Action and its placements, SHRINE = (d) while building Shrines.
-WINDOWS: dict[str, tuple[Phase, ...]] = {
-    "beauty": (Phase.SPIRITS,),
+#: R-SPIRIT-2: the decision points of the mover's turn, where every Spirit in
+#: play and unused this turn may be activated while no pick is pending.
+DECISION_POINTS = (Phase.ACTION, Phase.COMPLETE, Phase.PLACE, Phase.SPIRITS, Phase.SHRINE, Phase.END_TURN)
+
+#: The cards that need a pick still to come, and the decision points where one
+#: comes: Elegance the next pick, Deception and Deep the second pick of a Pair.
+#: Every other card may be activated at every decision point.
+ONLY_IN: dict[str, tuple[Phase, ...]] = {
     "elegance": (Phase.ACTION, Phase.COMPLETE),
-    "wind": (Phase.ACTION, Phase.SPIRITS),
     "deception": (Phase.COMPLETE,),
-    "strength": (Phase.ACTION, Phase.SPIRITS),
-    "change": (Phase.SPIRITS,),
-    "faith": (Phase.SPIRITS, Phase.SHRINE),
-    "destruction": (Phase.ACTION, Phase.COMPLETE),
     "deep": (Phase.COMPLETE,),
-    "cunning": (Phase.SPIRITS,),
 }
 
 #: Second-pick modes (observation ``second_pick``).
 IDENTICAL, DECEPTION, DEEP = "IDENTICAL", "DECEPTION", "DEEP"
 
-#: Where play resumes after a Consolidation (docs/cards.md "settle(resume)").
-END, ACTION, SPIRITS_AGAIN = "end", "action", "spirits"
+#: Where the Consolidation step's Shrine step resumes (docs/cards.md ``end``):
+#: as after a Spirit activated in END_TURN, phase END_TURN if a Spirit can
+#: still be activated, else the turn ends.
+END = Phase.END_TURN
 
 
 # ---------------------------------------------------------------- which cards
@@ -95,11 +94,13 @@ class TurnState:
     first_floor: int = 0  # ... and floor (the stack's height before it left)
     faith_extra: int = 0  # Faith's extra Shrine (0 or 1)
     card: str | None = None  # the card being resolved ...
-    window: Phase | None = None  # ... and the phase it was activated in
-    resume: str = END  # where a Shrine step resumes
+    origin: Phase | None = None  # ... and the phase it was activated in
+    resume: Phase = END  # where the Shrine step resumes (ACTION, COMPLETE, PLACE, SPIRITS or END)
+    between: bool = False  # a Spirit came between the two placements (R-PLACE-3)
     wind_flipped: bool = False
     strength_moves: int = 0
     strength_last: Cell | None = None
+    moved: frozenset[Cell] = frozenset()  # cells Strength's moves put a face-up tile on, in this effect
     lifted: Cell | None = None  # the cell lifted from (WIND_TO, STRENGTH_TO)
     change_group: frozenset[Cell] = frozenset()  # Change's group waiting for Cunning
     change_type: TileType | None = None
@@ -139,13 +140,13 @@ def elegance_only(castle: Castle, space: Space) -> bool:
 
 
 def elegance_first_picks(castle: Castle) -> list[Space]:
-    """Elegance in (a): top-floor tiles that only Elegance lets you take."""
+    """Elegance in ACTION: top-floor tiles that only Elegance lets you take."""
     top = castle.top_floor()
     return [s for s in castle.spaces() if castle.height(s) == top and elegance_only(castle, s)]
 
 
 def elegance_second_picks(castle: Castle, first: Tile) -> list[Space]:
-    """Elegance in (b): tiles identical to the first that only Elegance lets you take."""
+    """Elegance in COMPLETE: tiles identical to the first that only Elegance lets you take."""
     return [s for s in castle.spaces() if castle.top(s) == first and elegance_only(castle, s)]
 
 

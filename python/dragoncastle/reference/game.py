@@ -27,7 +27,7 @@ from .tiles import CODES, TILES, Tile, TileType
 
 SHRINES = 40  # R-POOL-1
 COUNTDOWN_TOKENS = 7
-JSON_FORMAT, JSON_VERSION = "dragoncastle-game", 2
+JSON_FORMAT, JSON_VERSION = "dragoncastle-game", 3
 #: R-SOLO-1: solo with any card in play (the Spirits & Dragons variant).
 SOLO_VARIANT = -15
 
@@ -244,15 +244,15 @@ class Game:
         """Legal actions, sorted by id."""
         phase = self.phase
         if phase is Phase.ACTION:
-            actions = self._first_picks() + self._activations(Phase.ACTION)
+            actions = self._first_picks() + self._activations(phase)
         elif phase is Phase.COMPLETE:
-            actions = self._completions() + self._activations(Phase.COMPLETE)
+            actions = self._completions() + self._activations(phase)
         elif phase is Phase.PLACE:
-            actions = [Action.place(cell) for cell in self._placement_cells()]
+            actions = [Action.place(cell) for cell in self._placement_cells()] + self._activations(phase)
         elif phase is Phase.SHRINE:
-            actions = [Action.shrine(cell) for cell in self._shrine_cells()] + [Action(DONE)] + self._activations(Phase.SHRINE)
-        elif phase is Phase.SPIRITS:
-            actions = self._activations(Phase.SPIRITS) + [Action(DONE)]
+            actions = [Action.shrine(cell) for cell in self._shrine_cells()] + [Action(DONE)] + self._activations(phase)
+        elif phase in (Phase.SPIRITS, Phase.END_TURN):
+            actions = [Action(DONE)] + self._activations(phase)
         elif phase is Phase.DESTROY:
             actions = [Action.destroy(space) for space in cards.destroyable(self.castle)]
         elif phase is Phase.WIND:
@@ -338,10 +338,11 @@ class Game:
         return options
 
     def _placement_cells(self) -> list[tuple[int, int]]:
-        """R-PLACE-1; R-PLACE-3: two identical tiles go lower cell first."""
+        """R-PLACE-1; R-PLACE-3: two identical tiles go lower cell first, unless
+        a Spirit came between the placements (then the second goes on any free cell)."""
         free = self._realm.placeable()
         identical = len(self.held) == 2 and self.held[0] == self.held[1]
-        if not identical:
+        if not identical or self.cards.between:
             return free
         if self.placed == 0:
             return free[:-1]
@@ -352,6 +353,10 @@ class Game:
         Shrine; with Faith's extra Shrine unused, tiles of any of this turn's sets."""
         if self._pool == 0:
             return []
+        # R-PLACE-2: while collected tiles wait to be placed, a Shrine (which
+        # takes a free cell) may not leave fewer free cells than tiles in hand.
+        if self.cards.resume is Phase.PLACE and len(self._realm.placeable()) <= len(self.held_tiles):
+            return []
         cells = {cell for s in self.sets if s.allowance > 0 or self.cards.faith_extra for cell in s.cells}
         return sorted(cells - self._realm.shrines)
 
@@ -361,19 +366,20 @@ class Game:
 
     # ------------------------------------------------------------ Spirit activations
 
-    def _activations(self, window: Phase) -> list[Action]:
-        """R-SPIRIT-1, R-SPIRIT-2: ``SPIRIT(card, pay)`` for each card in play,
-        unused this turn, with ``window`` among its windows, while no pick is
-        pending, for each payment after which the card's effect can be applied."""
-        if self.cards.pick_pending:
+    def _activations(self, phase: Phase) -> list[Action]:
+        """R-SPIRIT-1, R-SPIRIT-2: at a decision point ``phase`` while no pick is
+        pending, ``SPIRIT(card, pay)`` for each card in play and unused this
+        turn (Elegance, Deception and Deep only where their pick comes), for
+        each payment after which the card's effect can be applied."""
+        if self.cards.pick_pending or phase not in cards.DECISION_POINTS:
             return []
         actions = []
         for card in self._spirits:
-            if card in self.cards.used or window not in cards.WINDOWS[card]:
+            if card in self.cards.used or phase not in cards.ONLY_IN.get(card, cards.DECISION_POINTS):
                 continue
             for pay in self._payments():
                 realm, pool = self._after_paying(pay)
-                if self._can_apply(card, window, realm, pool):
+                if self._can_apply(card, phase, realm, pool):
                     actions.append(Action.spirit(card, pay))
         return actions
 
@@ -392,15 +398,15 @@ class Game:
         realm.discard_top(pay)
         return realm, self._pool
 
-    def _can_apply(self, card: str, window: Phase, realm: Realm, pool: int) -> bool:
+    def _can_apply(self, card: str, phase: Phase, realm: Realm, pool: int) -> bool:
         """R-SPIRIT-2 (docs/cards.md "Payment check"): whether the card's effect
-        can be applied on ``realm`` and ``pool`` as they are after paying."""
+        can be applied in ``phase`` on ``realm`` and ``pool`` as they are after paying."""
         castle, state = self.castle, self.cards
         room = len(realm.placeable())
         if card == "beauty":
             return bool(cards.beauty_groups(realm))
         if card == "elegance":
-            if window is Phase.ACTION:
+            if phase is Phase.ACTION:
                 return bool(cards.elegance_first_picks(castle))
             return room >= 2 and bool(cards.elegance_second_picks(castle, self.held[0]))
         if card == "wind":
@@ -412,10 +418,8 @@ class Game:
             return bool(cards.move_sources(realm, None))
         if card == "change":
             return bool(self._change_options(realm, pool))
-        if card == "faith":
-            if window is Phase.SPIRITS:
-                return pool >= 1 and cards.waiting_sets(realm)
-            return pool >= 1 and bool(self._set_cells() - realm.shrines)
+        if card == "faith":  # a Shrine to build on a tile of this turn's sets, or of a set to come
+            return pool >= 1 and (bool(self._set_cells() - realm.shrines) or cards.waiting_sets(realm))
         if card == "destruction":
             return bool(cards.destroyable(castle))
         if card == "deep":
@@ -486,18 +490,18 @@ class Game:
     #: What each phase expects, in the words of an illegal action's reason.
     EXPECTED_TEXT = {
         Phase.ACTION: "TAKE (first tile) or SUMMON", Phase.COMPLETE: "TAKE (second tile), TAKE_SHRINE or DISCARD",
-        Phase.PLACE: "PLACE", Phase.SHRINE: "SHRINE or DONE", Phase.GAME_OVER: "nothing: the game is over",
+        Phase.PLACE: "PLACE or SPIRIT", Phase.SHRINE: "SHRINE or DONE", Phase.GAME_OVER: "nothing: the game is over",
         Phase.SPIRITS: "SPIRIT or DONE", Phase.DESTROY: "DESTROY", Phase.WIND: "FLIP, SHRINE_FROM or DONE",
         Phase.WIND_TO: "SHRINE_TO", Phase.STRENGTH: "MOVE_FROM or DONE", Phase.STRENGTH_TO: "MOVE_TO",
-        Phase.SET: "SET", Phase.CHANGE: "CHANGE", Phase.CUNNING: "SPIRIT (Cunning)",
+        Phase.SET: "SET", Phase.CHANGE: "CHANGE", Phase.CUNNING: "SPIRIT (Cunning)", Phase.END_TURN: "SPIRIT or DONE",
     }
     #: The base game's (phase, kind) pairs, and the Spirits' follow-ups.
     FITS = {(Phase.ACTION, ActionKind.TAKE), (Phase.ACTION, ActionKind.SUMMON), (Phase.COMPLETE, ActionKind.TAKE),
             (Phase.COMPLETE, ActionKind.TAKE_SHRINE), (Phase.COMPLETE, ActionKind.DISCARD), (Phase.PLACE, ActionKind.PLACE),
             (Phase.SHRINE, ActionKind.SHRINE), (Phase.SHRINE, ActionKind.DONE)}
-    FOLLOW_UPS = {(Phase.SPIRITS, ActionKind.DONE), (Phase.DESTROY, ActionKind.DESTROY), (Phase.WIND, ActionKind.FLIP),
-                  (Phase.WIND, ActionKind.SHRINE_FROM), (Phase.WIND, ActionKind.DONE), (Phase.WIND_TO, ActionKind.SHRINE_TO),
-                  (Phase.STRENGTH, ActionKind.MOVE_FROM), (Phase.STRENGTH, ActionKind.DONE),
+    FOLLOW_UPS = {(Phase.SPIRITS, ActionKind.DONE), (Phase.END_TURN, ActionKind.DONE), (Phase.DESTROY, ActionKind.DESTROY),
+                  (Phase.WIND, ActionKind.FLIP), (Phase.WIND, ActionKind.SHRINE_FROM), (Phase.WIND, ActionKind.DONE),
+                  (Phase.WIND_TO, ActionKind.SHRINE_TO), (Phase.STRENGTH, ActionKind.MOVE_FROM), (Phase.STRENGTH, ActionKind.DONE),
                   (Phase.STRENGTH_TO, ActionKind.MOVE_TO), (Phase.SET, ActionKind.SET), (Phase.CHANGE, ActionKind.CHANGE)}
 
     def _why_illegal(self, action: Action) -> str:
@@ -511,8 +515,8 @@ class Game:
                 return f"the Spirit of {card} is not in play"
             if card in self.cards.used:
                 return f"the Spirit of {card} was already activated this turn (R-SPIRIT-1)"
-            return (f"the Spirit of {card} cannot be activated now: not its window, a pick is pending, "
-                    "the payment is missing, or its effect could not apply after paying (R-SPIRIT-1, R-SPIRIT-2)")
+            return (f"the Spirit of {card} cannot be activated now: a pick is pending, the payment is missing, "
+                    "or its effect could not apply after paying (R-SPIRIT-1, R-SPIRIT-2)")
         if (self.phase, kind) in self.FOLLOW_UPS:
             return f"{action} is not one of this Spirit's choices now (docs/cards.md)"
         if (self.phase, kind) not in self.FITS:
@@ -641,8 +645,8 @@ class Game:
             s.cells.discard(cell)
 
     def _action_complete(self) -> None:
-        """After the last placement (or a Discard or a Summon): window (c) if a
-        Spirit can be activated there, else Consolidation and the turn's end."""
+        """After the last placement (or a Discard or a Summon): phase SPIRITS if
+        a Spirit can be activated there, else the Consolidation step."""
         if self._activations(Phase.SPIRITS):
             self.phase = Phase.SPIRITS
         else:
@@ -656,22 +660,30 @@ class Game:
 
     # ------------------------------------------------------------ Consolidation and Shrines
 
-    def _settle(self, resume: str, spirit_set: bool = False) -> None:
-        """R-CONS-1..4: Consolidate every face-up group of 4 or more of one type;
-        then a Shrine step (R-SHRINE-1) if this or the Spirit just finished made a
-        set and a Shrine can be built or Faith activated; else play resumes."""
-        seat = self.current_player
-        new_sets, vp = self._realm.consolidate(self.rules.dragon_set_bonus)
-        self.vp[seat] += vp
+    def _settle(self, origin: Phase) -> None:
+        """R-CONS-1..4 after a Spirit's effect, or as the Consolidation step
+        (``origin`` END): Consolidate, then the Shrine step (R-SHRINE-1) if a
+        Shrine can be built. Between two placements only the groups holding a
+        tile that this effect's Strength moves put face up are Consolidated
+        (the others wait for the Consolidation step); otherwise every group of
+        4 or more. A Spirit activated during a Shrine step keeps that step's
+        resume target; any other origin becomes it."""
+        state = self.cards
+        between = len(self.held) == 2 and self.placed == 1
+        new_sets, vp = self._realm.consolidate(self.rules.dragon_set_bonus, state.moved if between else None)
+        self.vp[self.current_player] += vp
         self.sets += new_sets
-        if (new_sets or spirit_set) and (self._shrine_cells() or self._activations(Phase.SHRINE)):
-            self.cards.resume = resume
+        state.card, state.origin, state.moved = None, None, frozenset()
+        if origin is not Phase.SHRINE:
+            state.resume = origin
+        if self._shrine_cells():
             self.phase = Phase.SHRINE
         else:
-            self._end_shrine_step(resume)
+            self._leave_shrine_step()
 
     def _build_shrine(self, cell: tuple[int, int]) -> None:
-        """R-SHRINE-1: a set's own allowance first, else Faith's extra Shrine."""
+        """R-SHRINE-1: a set's own allowance first, else Faith's extra Shrine;
+        the Shrine step ends when no Shrine can be built."""
         self.pools[self.current_player] -= 1
         self._realm.shrines.add(cell)
         owner = next(s for s in self.sets if cell in s.cells)
@@ -679,43 +691,56 @@ class Game:
             owner.allowance -= 1
         else:
             self.cards.faith_extra = 0
-        if not self._shrine_cells() and not self._activations(Phase.SHRINE):
-            self._end_shrine_step(self.cards.resume)
+        if not self._shrine_cells():
+            self._leave_shrine_step()
 
-    def _end_shrine_step(self, resume: str) -> None:
-        """Leaving a Shrine step ends the allowances of the sets so far; play resumes."""
+    def _leave_shrine_step(self) -> None:
+        """Leaving a Shrine step ends the allowances of the sets so far; play
+        resumes where the step resumes."""
         for s in self.sets:
             s.allowance = 0
-        self.cards.resume = cards.END
-        self._resume(resume)
+        target, self.cards.resume = self.cards.resume, cards.END
+        self._resume(target)
 
-    def _resume(self, resume: str) -> None:
-        """Back where the Spirit was activated: the first pick (a), window (c) if
-        a Spirit can still be activated there, else the turn ends."""
-        self.cards.card, self.cards.window = None, None
-        if resume == cards.ACTION:
-            self.phase = Phase.ACTION
-        elif resume == cards.SPIRITS_AGAIN and self._activations(Phase.SPIRITS):
+    def _resume(self, target: Phase) -> None:
+        """Back where the Spirit was activated: ACTION, COMPLETE or PLACE as they
+        were; SPIRITS if a Spirit can still be activated there, else on as after
+        the Consolidation step (the Realm was just Consolidated); after the
+        Consolidation step (END) or in END_TURN, phase END_TURN if a Spirit can
+        still be activated, else the turn ends."""
+        if target in (Phase.ACTION, Phase.COMPLETE, Phase.PLACE):
+            self.phase = target
+        elif target is Phase.SPIRITS and self._activations(Phase.SPIRITS):
             self.phase = Phase.SPIRITS
+        elif self._activations(Phase.END_TURN):
+            self.phase = Phase.END_TURN
         else:
             self._end_turn()
 
     def _done(self) -> None:
-        """``done``: stop building Shrines, close window (c), or end Wind or Strength."""
+        """``done``: leave the Shrine step; in SPIRITS go on to the Consolidation
+        step; in END_TURN end the turn; end Wind or Strength."""
         if self.phase is Phase.SHRINE:
-            self._end_shrine_step(self.cards.resume)
+            self._leave_shrine_step()
         elif self.phase is Phase.SPIRITS:
             self._settle(cards.END)
+        elif self.phase is Phase.END_TURN:
+            self._end_turn()
         else:
-            self._spirit_finished()
+            self._effect_complete()
 
     # ------------------------------------------------------------ Spirits
 
     def _activate(self, card: str, pay: tuple[int, int] | None) -> None:
-        """R-SPIRIT-1: pay, mark the card used, and start its effect."""
+        """R-SPIRIT-1, R-SPIRIT-2: pay, mark the card used, remember the phase
+        it was activated in (and whether it came between two placements), and
+        start its effect."""
         state = self.cards
         self._pay(pay)
         state.used.add(card)
+        state.card, state.origin = card, self.phase
+        if self.phase is Phase.PLACE and len(self.held) == 2 and self.placed == 1:
+            state.between = True
         if card == "elegance":
             state.elegance = state.elegance_pick = True
         elif card == "deception":
@@ -724,11 +749,8 @@ class Game:
             state.second_pick = cards.DEEP
         elif card == "faith":
             state.faith_extra = 1
-            if self.phase is Phase.SPIRITS:
-                state.card, state.window = card, Phase.SPIRITS
-                self._spirit_finished()
+            self._effect_complete()
         else:
-            state.card, state.window = card, self.phase
             self.phase = {"beauty": Phase.SET, "cunning": Phase.SET, "wind": Phase.WIND, "strength": Phase.STRENGTH,
                           "change": Phase.CHANGE, "destruction": Phase.DESTROY}[card]
 
@@ -744,19 +766,19 @@ class Game:
             self._realm.discard_top(pay)
             self.discarded += 1
 
-    def _spirit_finished(self, spirit_set: bool = False) -> None:
-        """After Wind, Strength, Beauty, Cunning, Change or Faith in (c):
-        Consolidate, then resume at the first pick (a) or window (c)."""
-        resume = cards.ACTION if self.cards.window is Phase.ACTION else cards.SPIRITS_AGAIN
-        self._settle(resume, spirit_set)
+    def _effect_complete(self) -> None:
+        """After Faith, Destruction, Wind, Strength, Beauty, Cunning or Change:
+        Consolidate at once, then the Shrine step, and play resumes where the
+        card was activated."""
+        origin = self.cards.origin
+        assert origin is not None
+        self._settle(origin)
 
     def _destroy(self, space: tuple[int, int]) -> None:
-        """Destruction: an Available castle tile leaves the game; back to the first
-        pick (a) or the completion (b)."""
+        """Destruction: an Available castle tile leaves the game."""
         self.castle.remove_top(space)
         self.discarded += 1
-        self.phase = self.cards.window or Phase.ACTION
-        self.cards.card, self.cards.window = None, None
+        self._effect_complete()
 
     def _wind_flip(self, cell: tuple[int, int]) -> None:
         """Wind: a face-up tile turns face down (no VP, not a set); the card ends
@@ -764,7 +786,7 @@ class Game:
         self._realm.flip_down({cell})
         self.cards.wind_flipped = True
         if not cards.shrine_sources(self._realm):
-            self._spirit_finished()
+            self._effect_complete()
 
     def _wind_move(self, cell: tuple[int, int]) -> None:
         """Wind: the lifted Shrine goes on another face-down top without a Shrine."""
@@ -773,12 +795,14 @@ class Game:
         realm.shrines.remove(state.lifted)
         realm.shrines.add(cell)
         state.lifted = None
-        self._spirit_finished()
+        self._effect_complete()
 
     def _strength_move(self, cell: tuple[int, int]) -> None:
         """Strength: the lifted top tile goes on ``cell``, keeping its side; a set
-        tile takes its set along, a covered set tile leaves its set. After two
-        moves, or when no second move is possible, the card ends by itself."""
+        tile takes its set along, a covered set tile leaves its set; a face-up
+        tile's new cell is remembered (between two placements only its groups
+        are Consolidated). After two moves, or when no second move is possible,
+        the card ends by itself."""
         state = self.cards
         source = state.lifted
         assert source is not None
@@ -788,12 +812,14 @@ class Game:
             if source in s.cells:
                 s.cells.discard(source)
                 s.cells.add(cell)
+        if cell in self._realm.face_up:
+            state.moved |= {cell}
         state.lifted = None
         state.strength_moves += 1
         state.strength_last = cell
         # The card ends by itself after two moves, or when no second move is possible.
         if state.strength_moves == 2 or not cards.move_sources(self._realm, cell):
-            self._spirit_finished()
+            self._effect_complete()
         else:
             self.phase = Phase.STRENGTH
 
@@ -808,7 +834,7 @@ class Game:
         else:
             kind = realm.face_up[cell].type
             self._make_cunning_set(group, kind)
-        self._spirit_finished(spirit_set=True)
+        self._effect_complete()
 
     def _make_set(self, group: set[tuple[int, int]], kind: TileType | None, vp: int, allowance: int) -> None:
         self._realm.flip_down(group)
@@ -827,14 +853,14 @@ class Game:
         if len(group) >= 4:
             bonus = 1 if self.rules.dragon_set_bonus and kind is TileType.DRAGON else 0
             self._make_set(group, kind, set_vp(len(group)) + bonus, shrine_allowance(kind))
-            self._spirit_finished(spirit_set=True)
+            self._effect_complete()
         else:
             self.cards.change_group, self.cards.change_type = frozenset(group), kind
             self.phase = Phase.CUNNING
 
     def _cunning_after_change(self, pay: tuple[int, int] | None) -> None:
         """Cunning, activated for Change's group of 3 (paid outside it): a Cunning
-        set of the changed type."""
+        set of the changed type; Change's effect is then complete."""
         state = self.cards
         group, kind = set(state.change_group), state.change_type
         assert kind is not None
@@ -842,7 +868,7 @@ class Game:
         state.used.add("cunning")
         state.change_group, state.change_type = frozenset(), None
         self._make_cunning_set(group, kind)
-        self._spirit_finished(spirit_set=True)
+        self._effect_complete()
 
     # ------------------------------------------------------------ the end of a turn
 
@@ -1008,7 +1034,7 @@ class Game:
                 or not isinstance(data.get("summary") or {}, dict):
             raise ValueError("invalid game JSON: the game, its rules and its summary must be JSON objects")
         if not isinstance(data, dict) or data.get("format") != JSON_FORMAT or type(data.get("version")) is not int \
-                or data["version"] not in (1, JSON_VERSION):
+                or data["version"] not in (1, 2, JSON_VERSION):
             found = (data.get("format"), data.get("version")) if isinstance(data, dict) else (None, None)
             raise ValueError(f"invalid game JSON: format/version {found[0]!r}/{found[1]!r} not supported")
         required = {"format", "version", "players", "seed", "layout", "rules", "deal", "actions"}
@@ -1018,12 +1044,16 @@ class Game:
                              + " (and spirits, dragons, summary, meta)")
         if data.get("meta") is not None and not isinstance(data["meta"], dict):
             raise ValueError("invalid game JSON: meta must be an object")
-        # The cards in play by name (none when left out); version 1 (the base game) has none.
+        # The cards in play by name (none when left out); version 1 (the base game) has none;
+        # version 2 has the Spirits of the withdrawn four-window rule (docs/cards.md).
         spirits, dragon_cards = data.get("spirits", []), data.get("dragons", [])
         if not (isinstance(spirits, list) and isinstance(dragon_cards, list)):
             raise ValueError("invalid game JSON: spirits and dragons must be lists of card names")
         if data["version"] == 1 and (spirits or dragon_cards):
             raise ValueError("invalid game JSON: version 1 has no cards")
+        if data["version"] == 2 and spirits:
+            raise ValueError("invalid game JSON: version 2 games with Spirit cards were recorded under the four-window "
+                             "Spirit rule withdrawn in 2026-12 (R-SPIRIT-2) and cannot be replayed")
         rules, actions, seed = data["rules"], data["actions"], data["seed"]
         if not (isinstance(rules, dict) and rules.keys() == {"dragon_set_bonus"} and isinstance(rules["dragon_set_bonus"], bool)
                 and isinstance(actions, list)
@@ -1069,7 +1099,7 @@ class Game:
 
     def observation_tensor(self, player: int | None = None, version: int = OBSERVATION_VERSION):
         """The observation as planes (docs/observation.md, docs/cards.md);
-        version 1 is the first 247 planes."""
+        versions 1 and 2 are its first 247 and 302 planes."""
         return observation_tensor(self, self._observer(player), version)
 
     def compact_observation(self, player: int | None = None):
@@ -1166,8 +1196,12 @@ class Game:
             raise AssertionError("a second-pick mode outside COMPLETE")
         if phase in (Phase.COMPLETE, Phase.PLACE) and not self.held:
             raise AssertionError("no tile in hand in COMPLETE / PLACE")
-        if self.sets and phase in (Phase.COMPLETE, Phase.PLACE) and any(s.allowance for s in self.sets):
+        if phase in cards.DECISION_POINTS and phase is not Phase.SHRINE and any(s.allowance for s in self.sets):
             raise AssertionError("a Shrine allowance outlived its Shrine step")
+        if phase in (Phase.SPIRITS, Phase.END_TURN) and self.held_tiles:
+            raise AssertionError("a tile in hand after the placements")
+        if state.between and not (len(self.held) == 2 and self.placed >= 1):
+            raise AssertionError("a Spirit between two placements without two tiles")
 
     # ------------------------------------------------------------ pictures
 

@@ -16,20 +16,24 @@ SEATS, SEAT_PLANES = 165, 4
 GLOBAL, HELD, HIDDEN, PLANES_V1 = 181, 189, 218, 247
 BASE_PHASES = 5  # the version-1 phase one-hot covers ACTION..GAME_OVER
 # Version 2 adds the cards (docs/cards.md "Observation additions").
-PHASES = 247  # one-hot over the 14 phases
+PHASES, V2_PHASES = 247, 14  # one-hot over the 14 phases ACTION..CUNNING
 SPIRIT_IN_PLAY, SPIRIT_USED, DRAGON_IN_PLAY = 261, 271, 281
 ELEGANCE, ELEGANCE_PICK, DECEPTION_PICK, DEEP_PICK, FAITH_EXTRA, WIND_FLIPPED, STRENGTH_MOVES = range(291, 298)
-FIRST_PICK, LIFTED, TURN_SETS, CHANGE_GROUP, PLANES = 298, 299, 300, 301, 302
+FIRST_PICK, LIFTED, TURN_SETS, CHANGE_GROUP, PLANES_V2 = 298, 299, 300, 301, 302
+# Version 3: Spirits at any decision point (R-SPIRIT-2): the phase END_TURN and
+# "a Spirit came between the placements".
+END_TURN_PHASE, SPIRIT_BETWEEN, PLANES = 302, 303, 304
 
-OBSERVATION_VERSION = 2
+OBSERVATION_VERSION = 3
 OBSERVATION_SHAPE = (PLANES, 12, 12)
+_VERSION_PLANES = {1: PLANES_V1, 2: PLANES_V2, 3: PLANES}
 
 
 def observation_shape(version: int = OBSERVATION_VERSION) -> tuple[int, int, int]:
-    """The tensor shape of an observation version: 1 (247 planes) or 2 (302)."""
-    if isinstance(version, bool) or version not in (1, 2):
-        raise ValueError(f"observation version {version!r} does not exist (1 or {OBSERVATION_VERSION})")
-    return (PLANES_V1 if version == 1 else PLANES, 12, 12)
+    """The tensor shape of an observation version: 1 (247 planes), 2 (302) or 3 (304)."""
+    if isinstance(version, bool) or version not in _VERSION_PLANES:
+        raise ValueError(f"observation version {version!r} does not exist (1, 2 or {OBSERVATION_VERSION})")
+    return (_VERSION_PLANES[version], 12, 12)
 
 
 def observation(game: Any, seat: int) -> dict[str, Any]:
@@ -87,6 +91,7 @@ def observation(game: Any, seat: int) -> dict[str, Any]:
         "elegance": game.cards.elegance,
         "second_pick": game.cards.second_pick,
         "faith_extra": game.cards.faith_extra,
+        "spirit_between_placements": game.cards.between,
     }
 
 
@@ -147,9 +152,13 @@ def observation_tensor(game: Any, seat: int, version: int = OBSERVATION_VERSION)
 
 
 def _card_planes(game: Any, planes: list[list[float]]) -> None:
-    """Planes 247..301 (docs/cards.md "Observation additions")."""
+    """Planes 247..303 (docs/cards.md "Observation additions"); the 14-phase
+    one-hot of version 2 is all zero in END_TURN, which has plane 302."""
     state = game.cards
-    planes[PHASES + game.phase.value] = [1.0] * 144
+    if game.phase.value < V2_PHASES:
+        planes[PHASES + game.phase.value] = [1.0] * 144
+    planes[END_TURN_PHASE] = [float(game.phase is Phase.END_TURN)] * 144
+    planes[SPIRIT_BETWEEN] = [float(state.between)] * 144
     for k, card in enumerate(SPIRITS):
         if card in game.spirits:
             planes[SPIRIT_IN_PLAY + k] = [1.0] * 144
@@ -187,13 +196,14 @@ def _card_planes(game: Any, planes: list[list[float]]) -> None:
 
 
 # The compact encoding (docs/observation.md "Compact encoding"): field offsets.
-COMPACT_OBSERVATION_SIZE = 1189
+COMPACT_OBSERVATION_SIZE = 1190
 _C_REALMS, _C_SEATS, _C_GLOBAL, _C_HELD, _C_HIDDEN = 720, 1040, 1056, 1060, 1089
-_C_CARDS, _C_TURN_FLAGS, _C_FIRST_PICK, _C_LIFTED, _C_TURN_SETS, _C_CHANGE_GROUP = 1118, 1148, 1155, 1156, 1157, 1173
+_C_CARDS, _C_TURN_FLAGS, _C_FIRST_PICK, _C_LIFTED, _C_TURN_SETS, _C_CHANGE_GROUP, _C_BETWEEN = (
+    1118, 1148, 1155, 1156, 1157, 1173, 1189)
 
 
 def compact_observation(game: Any, seat: int):
-    """The compact observation, read off the version-2 planes: each field is
+    """The compact observation, read off the version-3 planes: each field is
     a plane (or a one-hot group of planes, as index + 1) turned back into the
     small integer it was scaled from. The Rust engine writes the same bytes
     directly."""
@@ -218,7 +228,9 @@ def compact_observation(game: Any, seat: int):
     for rel in range(4):
         base = SEATS + rel * SEAT_PLANES
         out.append([planes[base][0], min(count(base + 1, 50)[0], 255), count(base + 2, 10)[0], count(base + 3, 7)[0]])
-    out.append([count(GLOBAL, 40)[0], count(GLOBAL + 1, 7)[0], planes[GLOBAL + 2][0], one_hot(PHASES, 14)[0] - 1])
+    # The phase index: the 14-phase one-hot, or 14 for END_TURN (plane 302).
+    phase = V2_PHASES if planes[END_TURN_PHASE][0] else one_hot(PHASES, V2_PHASES)[0] - 1
+    out.append([count(GLOBAL, 40)[0], count(GLOBAL + 1, 7)[0], planes[GLOBAL + 2][0], phase])
     out.append([count(HELD + k, 2)[0] for k in range(29)])
     out.append([count(HIDDEN + k, 4)[0] for k in range(29)])
     out.append(planes[SPIRIT_IN_PLAY:DRAGON_IN_PLAY + 10, 0])
@@ -226,7 +238,7 @@ def compact_observation(game: Any, seat: int):
     out.append([planes[FIRST_PICK].argmax() + 1 if planes[FIRST_PICK].any() else 0])
     lifted = planes[LIFTED][corner]
     out.append([lifted.argmax() + 1 if lifted.any() else 0])
-    out += [planes[TURN_SETS][corner], planes[CHANGE_GROUP][corner]]
+    out += [planes[TURN_SETS][corner], planes[CHANGE_GROUP][corner], [planes[SPIRIT_BETWEEN][0]]]
     flat = np.concatenate([np.asarray(x, dtype=np.float64).ravel() for x in out])
     assert flat.size == COMPACT_OBSERVATION_SIZE
     return flat.astype(np.uint8)

@@ -223,11 +223,12 @@ class Realm:
         for cell in cells:
             del self.face_up[cell]
 
-    def consolidate(self, dragon_bonus: bool) -> tuple[list[ConsolidatedSet], int]:
-        """R-CONS-1..4: flip every group of 4 or more; return the sets and their VP."""
+    def consolidate(self, dragon_bonus: bool, touching: frozenset[Cell] | None = None) -> tuple[list[ConsolidatedSet], int]:
+        """R-CONS-1..4: flip every group of 4 or more (with ``touching``, a set of
+        cells, only the groups holding one of them); return the sets and their VP."""
         sets, vp = [], 0
         for kind, group in self.groups():
-            if len(group) < 4:
+            if len(group) < 4 or (touching is not None and not group & touching):
                 continue
             self.flip_down(group)
             vp += set_vp(len(group)) + (1 if dragon_bonus and kind is TileType.DRAGON else 0)
