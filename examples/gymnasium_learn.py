@@ -30,7 +30,7 @@ env = gymnasium.make("DragonCastle-Solo-v0", reward="score")
 
 
 def features(obs):
-    """The compact observation (1,189 small integers, docs/observation.md) scaled to about [0, 1],
+    """The compact observation (1,190 small integers, docs/observation.md) scaled to about [0, 1],
     plus a constant 1 so that each action also has a bias of its own."""
     return np.concatenate(([1.0], np.minimum(obs, 8) / 8.0))
 

@@ -3,7 +3,7 @@
     python3 examples/vecenv.py [GAMES] [STEPS]
 
 Each step takes one action per game and fills numpy arrays in place:
-observations (the compact 1,189-byte encoding), legal-action masks, rewards,
+observations (the compact 1,190-byte encoding), legal-action masks, rewards,
 terminated flags and the seat to move. Here a learner at seat 0 plays
 random legal actions against a greedy opponent that plays inside Rust.
 """

@@ -105,7 +105,7 @@ pub enum Action {
     TakeShrine,
     Discard,
     Summon,
-    /// End an optional step (stop building Shrines, decline a Spirit window).
+    /// End an optional step (stop building Shrines, decline to use a Spirit).
     Done,
     /// Activate Spirit `card`, paying with a face-up tile (`Some(cell)`) or a Shrine.
     Spirit { card: u8, pay: Option<u8> },

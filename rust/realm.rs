@@ -306,6 +306,32 @@ impl Realm {
         self.by_type
     }
 
+    /// The number (1–6) of the face-up Faction tile on `cell`, read without
+    /// a check that it is one (the Faction symbols come first, 6 each).
+    #[inline]
+    pub fn faction_number(&self, cell: usize) -> u8 {
+        debug_assert!(self.faction_up() & (1 << cell) != 0);
+        self.top[cell].index() % 6 + 1
+    }
+
+    /// Cells whose stack has at least `k` tiles (`1 <= k <= 127`), eight
+    /// heights at a time: a byte `b < 128` is at least `k` iff
+    /// `b + 128 - k` has its high bit set.
+    pub fn cells_at_least(&self, k: u8) -> u16 {
+        const ONES: u64 = 0x0101_0101_0101_0101;
+        const HIGH: u64 = 0x8080_8080_8080_8080;
+        let add = u64::from(128 - k) * ONES;
+        let mut out = 0u16;
+        for (i, half) in self.height.chunks_exact(8).enumerate() {
+            let x = u64::from_le_bytes([half[0], half[1], half[2], half[3], half[4], half[5], half[6], half[7]]);
+            // Heights never reach 128 (116 tiles): no byte carries into the next.
+            let m = ((x & !HIGH) + add) & HIGH;
+            let bits = ((m >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u16;
+            out |= bits << (8 * i);
+        }
+        out
+    }
+
     /// Face-up Faction tiles.
     #[inline]
     pub fn faction_up(&self) -> u16 {

@@ -464,7 +464,7 @@ def test_observations_default_to_the_player_to_move(dc):
     assert np.array_equal(g.observation_tensor(), g.observation_tensor(p))
     assert np.array_equal(g.compact_observation(), g.compact_observation(p))
     c = g.compact_observation()
-    assert c.dtype == np.uint8 and c.shape == (dc.COMPACT_OBSERVATION_SIZE,) == (1189,)
+    assert c.dtype == np.uint8 and c.shape == (dc.COMPACT_OBSERVATION_SIZE,) == (1190,)
     # The compact bytes carry what the planes carry: heights and the phase index.
     t = g.observation_tensor(p)
     assert np.array_equal(c[144:288], np.rint(t[1].ravel() * 9))

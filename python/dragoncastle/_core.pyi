@@ -92,8 +92,10 @@ class Phase:
     observation tensor): ``ACTION`` (first pick or Summon), ``COMPLETE`` (second
     tile, Shrine or Discard, R-ACT-4), ``PLACE`` (place a collected tile),
     ``SHRINE`` (build Shrines on the sets just consolidated), ``GAME_OVER``, and
-    the Spirit card phases ``SPIRITS`` (window (c)), ``DESTROY``, ``WIND``,
-    ``WIND_TO``, ``STRENGTH``, ``STRENGTH_TO``, ``SET``, ``CHANGE``, ``CUNNING``.
+    the Spirit card phases ``SPIRITS`` (after the placements, before
+    Consolidation), ``DESTROY``, ``WIND``, ``WIND_TO``, ``STRENGTH``,
+    ``STRENGTH_TO``, ``SET``, ``CHANGE``, ``CUNNING`` and ``END_TURN`` (after
+    the Shrine step, while a Spirit may still be used; ``done`` ends the turn).
 
     >>> import dragoncastle as dc
     >>> g = dc.Game(players=2, seed=7)
@@ -114,6 +116,7 @@ class Phase:
     SET: ClassVar[Phase]
     CHANGE: ClassVar[Phase]
     CUNNING: ClassVar[Phase]
+    END_TURN: ClassVar[Phase]
     @property
     def name(self) -> str:
         """The member's name, e.g. ``"ACTION"``."""
@@ -230,7 +233,7 @@ class Action:
         """SUMMON the Dragon: take a Countdown token (R-ACT-5)."""
     @staticmethod
     def done() -> Action:
-        """DONE: end an optional step (stop building Shrines, decline a Spirit window)."""
+        """DONE: end an optional step (stop building Shrines, decline to use a Spirit)."""
     @property
     def id(self) -> int:
         """The stable id, ``0 <= id < NUM_ACTIONS`` (also ``int(action)``)."""
@@ -571,7 +574,7 @@ class VecEnv:
     >>> env = dc.VecEnv(4, players=2, seed=0)
     >>> obs, masks, rewards, terminated, to_move = env.reset()
     >>> obs.shape, masks.shape, rewards.shape
-    ((4, 1189), (4, 1024), (4, 2))
+    ((4, 1190), (4, 1024), (4, 2))
     >>> obs, masks, rewards, terminated, to_move = env.step(env.sample())
     """
     def __new__(

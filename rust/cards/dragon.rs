@@ -3,7 +3,7 @@
 //! Each is a pure function of the Realms: adjacency is orthogonal and ignores
 //! floors (R-ADJ-1), a stack's height counts tiles only.
 
-use crate::realm::{flood, neighbours, Realm, CELLS, SIDE};
+use crate::realm::{flood, neighbours, Realm, SIDE};
 use crate::tile::TileType;
 
 pub const DRAGON_CARDS: usize = 10;
@@ -28,34 +28,71 @@ const ROW0: u16 = 0x000F;
 const COL0: u16 = 0x1111;
 
 /// Points of Dragon `card` for `realms[seat]`; Power compares with the seats
-/// beside it in `realms` (left = next, right = previous).
+/// to the left and right in `realms` (R-DRAGON-6).
 pub fn dragon_points(card: u8, realms: &[Realm], seat: usize) -> u32 {
-    let r = &realms[seat];
-    match card {
-        HUMILITY => count_shrines(r, |c| adjacent(c).any(|n| r.height(n) > r.height(c))),
-        TRANQUILITY => groups(r.face_down()),
-        RIGHTEOUSNESS => righteousness(r),
-        BRAVERY => (0..CELLS).filter(|&c| r.height(c) > 0 && adjacent(c).all(|n| r.height(n) == 0 || r.height(n) < r.height(c))).count() as u32,
-        MAJESTY => majesty(r),
-        POWER => power(realms, seat),
-        HARMONY => harmony(r),
-        KNOWLEDGE => knowledge(r),
-        DEVOTION => {
-            let dragons = r.of_type(TileType::Dragon);
-            count_shrines(r, |c| neighbours(1 << c) & dragons != 0)
+    let n = realms.len();
+    let rivals = if n < 2 {
+        (None, None)
+    } else {
+        let (left, right) = ((seat + 1) % n, (seat + n - 1) % n);
+        (Some(&realms[left]), if right != left { Some(&realms[right]) } else { None })
+    };
+    points(card, &realms[seat], &Levels::of(&realms[seat]), rivals)
+}
+
+/// The stack heights of a Realm as bitboards: `at_least[k]` holds the cells
+/// whose stack has at least `k` tiles. Most bonuses compare heights of
+/// neighbours, which then takes a few shifts per floor instead of a walk
+/// over cells and their neighbours (the search scores every candidate move).
+pub struct Levels {
+    at_least: [u16; 18],
+    top: usize,
+}
+
+impl Levels {
+    pub fn of(r: &Realm) -> Levels {
+        let mut at_least = [0u16; 18];
+        at_least[0] = crate::realm::ALL;
+        let mut top = 0;
+        while top < 16 {
+            let next = r.cells_at_least(top as u8 + 1);
+            if next == 0 {
+                break;
+            }
+            top += 1;
+            at_least[top] = next;
         }
-        FORTITUDE => (r.shrines() & EDGE).count_ones(),
-        _ => 0,
+        Levels { at_least, top }
+    }
+
+    /// Cells whose stack has exactly `k` tiles (`k >= 1`).
+    #[inline]
+    fn exactly(&self, k: usize) -> u16 {
+        self.at_least[k] & !self.at_least[k + 1]
     }
 }
 
-fn adjacent(c: usize) -> impl Iterator<Item = usize> {
-    let m = neighbours(1 << c);
-    (0..CELLS).filter(move |n| m & (1 << n) != 0)
-}
-
-fn count_shrines(r: &Realm, f: impl Fn(usize) -> bool) -> u32 {
-    (0..CELLS).filter(|&c| r.has_shrine(c) && f(c)).count() as u32
+/// Points of Dragon `card` for the Realm `r` (its [`Levels`] `l`); `rivals`
+/// are the left and right neighbours' Realms for Power (the right one
+/// `None` with 2 players, both `None` in solo).
+pub fn points(card: u8, r: &Realm, l: &Levels, rivals: (Option<&Realm>, Option<&Realm>)) -> u32 {
+    let shrines = r.shrines();
+    let per_floor = |f: &dyn Fn(usize) -> u16| (1..=l.top).map(|k| f(k).count_ones()).sum::<u32>();
+    match card {
+        // A Shrine on a stack of k tiles next to a stack of more.
+        HUMILITY => per_floor(&|k| shrines & l.exactly(k) & neighbours(l.at_least[k + 1])),
+        TRANQUILITY => groups(l.at_least[1] & !r.face_up()),
+        RIGHTEOUSNESS => righteousness(r),
+        // A stack of k tiles with no neighbour of k or more.
+        BRAVERY => per_floor(&|k| l.exactly(k) & !neighbours(l.at_least[k])),
+        MAJESTY => majesty(r, l),
+        POWER => power(r, rivals),
+        HARMONY => harmony(r, l),
+        KNOWLEDGE => knowledge(r),
+        DEVOTION => (shrines & neighbours(r.of_type(TileType::Dragon))).count_ones(),
+        FORTITUDE => (shrines & EDGE).count_ones(),
+        _ => 0,
+    }
 }
 
 /// Connected groups of `cells`.
@@ -69,7 +106,7 @@ fn groups(cells: u16) -> u32 {
     n
 }
 
-/// R-DRAGON-3: the best row plus the best column; a full line adds 2.
+/// R-DRAGON-3: the best row and the best column.
 fn righteousness(r: &Realm) -> u32 {
     let line = |m: u16| {
         let k = (r.shrines() & m).count_ones();
@@ -80,22 +117,25 @@ fn righteousness(r: &Realm) -> u32 {
     best_row + best_col
 }
 
-/// R-DRAGON-5: per Faction the highest number face up on floor 3 or higher.
-fn majesty(r: &Realm) -> u32 {
+/// R-DRAGON-5: per Faction, the highest number face up on floor 3 or higher.
+fn majesty(r: &Realm, l: &Levels) -> u32 {
+    let high = l.at_least[3];
     let mut total = 0;
     for t in [TileType::Merchant, TileType::Soldier, TileType::Farmer] {
-        let best = (0..CELLS)
-            .filter(|&c| r.of_type(t) & (1 << c) != 0 && r.height(c) >= 3)
-            .filter_map(|c| r.face_up_tile(c).and_then(|x| x.number()))
-            .max()
-            .unwrap_or(0);
+        let mut best = 0;
+        let mut m = r.of_type(t) & high;
+        while m != 0 {
+            let c = m.trailing_zeros() as usize;
+            best = best.max(r.face_up_tile(c).and_then(|x| x.number()).unwrap_or(0));
+            m &= m - 1;
+        }
         total += best as u32;
     }
     total
 }
 
-/// Per Faction, the best connected group's sum of numbers; `None` without a
-/// face-up tile of it.
+/// R-DRAGON-6: per Faction, the best sum of numbers of a connected group of
+/// face-up tiles (None: no tile of it).
 pub fn power_totals(r: &Realm) -> [Option<u32>; 3] {
     let mut out = [None; 3];
     for (k, t) in [TileType::Merchant, TileType::Soldier, TileType::Farmer].into_iter().enumerate() {
@@ -103,26 +143,23 @@ pub fn power_totals(r: &Realm) -> [Option<u32>; 3] {
         while left != 0 {
             let g = flood(left & left.wrapping_neg(), left);
             left &= !g;
-            let sum: u32 = (0..CELLS).filter(|c| g & (1 << c) != 0).filter_map(|c| r.face_up_tile(c).and_then(|x| x.number())).map(u32::from).sum();
+            let mut sum = 0u32;
+            let mut m = g;
+            while m != 0 {
+                sum += u32::from(r.faction_number(m.trailing_zeros() as usize));
+                m &= m - 1;
+            }
             out[k] = Some(out[k].map_or(sum, |b: u32| b.max(sum)));
         }
     }
     out
 }
 
-/// R-DRAGON-6: against the left and the right neighbour (once if they are
-/// the same seat, nobody alone): +2 higher, +1 tied, nothing without the Faction.
-fn power(realms: &[Realm], seat: usize) -> u32 {
-    let n = realms.len();
-    if n < 2 {
-        return 0;
-    }
-    let left = (seat + 1) % n;
-    let right = (seat + n - 1) % n;
-    let mine = power_totals(&realms[seat]);
+fn power(r: &Realm, rivals: (Option<&Realm>, Option<&Realm>)) -> u32 {
+    let mine = power_totals(r);
     let mut total = 0;
-    let mut versus = |other: usize| {
-        let theirs = power_totals(&realms[other]);
+    for other in [rivals.0, rivals.1].into_iter().flatten() {
+        let theirs = power_totals(other);
         for k in 0..3 {
             if let Some(m) = mine[k] {
                 match theirs[k] {
@@ -132,40 +169,51 @@ fn power(realms: &[Realm], seat: usize) -> u32 {
                 }
             }
         }
-    };
-    versus(left);
-    if right != left {
-        versus(right);
     }
     total
 }
 
-/// R-DRAGON-7: mirror symmetry about the vertical and the horizontal centre line.
-fn harmony(r: &Realm) -> u32 {
-    let mirror_v = |c: usize| (c / SIDE) * SIDE + (SIDE - 1 - c % SIDE);
-    let mirror_h = |c: usize| (SIDE - 1 - c / SIDE) * SIDE + c % SIDE;
+/// R-DRAGON-7: heights (and Shrines with their heights) symmetric about the
+/// vertical and the horizontal centre line, the bitboards of each floor
+/// mirrored.
+fn harmony(r: &Realm, l: &Levels) -> u32 {
+    let shrines = r.shrines();
     let mut total = 0;
-    for m in [&mirror_v as &dyn Fn(usize) -> usize, &mirror_h] {
-        if r.occupied() != 0 && (0..CELLS).all(|c| r.height(c) == r.height(m(c))) {
+    for mirror in [mirror_vertical, mirror_horizontal] {
+        let heights_match = (1..=l.top).all(|k| mirror(l.at_least[k]) == l.at_least[k]);
+        if l.top > 0 && heights_match {
             total += 4;
         }
-        if r.shrines() != 0 && (0..CELLS).all(|c| r.has_shrine(c) == r.has_shrine(m(c)) && (!r.has_shrine(c) || r.height(c) == r.height(m(c)))) {
+        let shrines_match = mirror(shrines) == shrines
+            && (1..=l.top).all(|k| mirror(shrines & l.at_least[k]) == shrines & l.at_least[k]);
+        if shrines != 0 && shrines_match {
             total += 2;
         }
     }
     total
 }
 
-/// R-DRAGON-8: 2 per distinct Special symbol face up.
+/// Cell `(row, col)` to `(row, 3 - col)`.
+const fn mirror_vertical(m: u16) -> u16 {
+    // Reverse the 4 bits of each row (nibble).
+    let m = ((m & 0x5555) << 1) | ((m >> 1) & 0x5555);
+    ((m & 0x3333) << 2) | ((m >> 2) & 0x3333)
+}
+
+/// Cell `(row, col)` to `(3 - row, col)`.
+const fn mirror_horizontal(m: u16) -> u16 {
+    // Reverse the order of the rows (nibbles).
+    let m = ((m & 0x0F0F) << 4) | ((m >> 4) & 0x0F0F);
+    m.rotate_left(8)
+}
+
+/// R-DRAGON-8: distinct Special symbols face up.
 fn knowledge(r: &Realm) -> u32 {
     let mut seen = 0u32;
-    let mut up = r.face_up();
+    let mut up = r.special_up();
     while up != 0 {
-        let c = up.trailing_zeros() as usize;
-        if let Some(t) = r.face_up_tile(c) {
-            if !t.tile_type().is_faction() {
-                seen |= 1 << t.index();
-            }
+        if let Some(t) = r.face_up_tile(up.trailing_zeros() as usize) {
+            seen |= 1 << t.index();
         }
         up &= up - 1;
     }
@@ -175,6 +223,7 @@ fn knowledge(r: &Realm) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::realm::CELLS;
 
     fn realm(text: &str) -> Realm {
         Realm::parse(text).unwrap()
@@ -194,6 +243,78 @@ mod tests {
         // Knowledge: two Winds of different symbols are 4.
         let r = realm("1Wi1 1Wi2 1Wi1 1Me1\n. . . .\n. . . .\n. . . .");
         assert_eq!(dragon_points(KNOWLEDGE, &[r], 0), 4);
+    }
+
+    /// The definitions of R-DRAGON-1..10 as written, cell by cell.
+    fn by_definition(card: u8, realms: &[Realm], seat: usize) -> u32 {
+        let r = &realms[seat];
+        let adjacent = |c: usize| (0..CELLS).filter(move |&n| neighbours(1 << c) & (1 << n) != 0);
+        let h = |c: usize| r.height(c);
+        let shrine_cells = || (0..CELLS).filter(|&c| r.has_shrine(c));
+        match card {
+            HUMILITY => shrine_cells().filter(|&c| adjacent(c).any(|n| h(n) > h(c))).count() as u32,
+            TRANQUILITY => groups(r.face_down()),
+            BRAVERY => (0..CELLS).filter(|&c| h(c) > 0 && adjacent(c).all(|n| h(n) == 0 || h(n) < h(c))).count() as u32,
+            MAJESTY => [TileType::Merchant, TileType::Soldier, TileType::Farmer]
+                .iter()
+                .map(|&t| {
+                    (0..CELLS)
+                        .filter(|&c| r.of_type(t) & (1 << c) != 0 && h(c) >= 3)
+                        .filter_map(|c| r.face_up_tile(c).and_then(|x| x.number()))
+                        .max()
+                        .unwrap_or(0) as u32
+                })
+                .sum(),
+            HARMONY => {
+                let mv = |c: usize| (c / SIDE) * SIDE + (SIDE - 1 - c % SIDE);
+                let mh = |c: usize| (SIDE - 1 - c / SIDE) * SIDE + c % SIDE;
+                let mut total = 0;
+                for m in [&mv as &dyn Fn(usize) -> usize, &mh] {
+                    if r.occupied() != 0 && (0..CELLS).all(|c| h(c) == h(m(c))) {
+                        total += 4;
+                    }
+                    if r.shrines() != 0
+                        && (0..CELLS).all(|c| r.has_shrine(c) == r.has_shrine(m(c)) && (!r.has_shrine(c) || h(c) == h(m(c))))
+                    {
+                        total += 2;
+                    }
+                }
+                total
+            }
+            KNOWLEDGE => {
+                let symbols: std::collections::BTreeSet<u8> =
+                    (0..CELLS).filter_map(|c| r.face_up_tile(c)).filter(|t| !t.tile_type().is_faction()).map(|t| t.index()).collect();
+                2 * symbols.len() as u32
+            }
+            DEVOTION => shrine_cells().filter(|&c| adjacent(c).any(|n| r.of_type(TileType::Dragon) & (1 << n) != 0)).count() as u32,
+            _ => dragon_points(card, realms, seat),
+        }
+    }
+
+    /// The bitboard scoring equals the definitions on the Realms of random
+    /// card games.
+    #[test]
+    fn bitboards_follow_the_definitions() {
+        use crate::agents::random_action;
+        use crate::cards::Cards;
+        use crate::rng::SplitMix64;
+        let mut buf = crate::action::ActionList::default();
+        let mut checked = 0;
+        for seed in 0..60u64 {
+            let mut rng = SplitMix64::new(seed);
+            let mut s = crate::setup::Setup::new(1 + (seed % 4) as usize, seed).with_cards(Cards::Draw(2), Cards::None).state().unwrap();
+            while let Some(a) = random_action(&s, &mut rng, &mut buf) {
+                s.apply_unchecked(a);
+                let realms: Vec<Realm> = (0..s.players()).map(|p| s.player(p).realm).collect();
+                for card in 0..DRAGON_CARDS as u8 {
+                    for seat in 0..realms.len() {
+                        assert_eq!(dragon_points(card, &realms, seat), by_definition(card, &realms, seat), "card {card}\n{}", realms[seat].to_text());
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 100_000);
     }
 
     #[test]

@@ -131,8 +131,10 @@ impl PyTileType {
 /// observation tensor): ``ACTION`` (first pick or Summon), ``COMPLETE`` (second
 /// tile, Shrine or Discard, R-ACT-4), ``PLACE`` (place a collected tile),
 /// ``SHRINE`` (build Shrines on the sets just consolidated), ``GAME_OVER``, and
-/// the Spirit card phases ``SPIRITS`` (window (c)), ``DESTROY``, ``WIND``,
-/// ``WIND_TO``, ``STRENGTH``, ``STRENGTH_TO``, ``SET``, ``CHANGE``, ``CUNNING``.
+/// the Spirit card phases ``SPIRITS`` (after the placements, before
+/// Consolidation), ``DESTROY``, ``WIND``, ``WIND_TO``, ``STRENGTH``,
+/// ``STRENGTH_TO``, ``SET``, ``CHANGE``, ``CUNNING`` and ``END_TURN`` (after
+/// the Shrine step, while a Spirit may still be used; ``done`` ends the turn).
 #[pyclass(module = "dragoncastle._core", name = "Phase", eq, eq_int, hash, frozen, from_py_object)]
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
@@ -151,26 +153,29 @@ pub enum PyPhase {
     SET,
     CHANGE,
     CUNNING,
+    END_TURN,
 }
 
 impl From<CorePhase> for PyPhase {
+    // A match, not a table: a new core phase fails to compile here.
     fn from(p: CorePhase) -> Self {
-        [
-            Self::ACTION,
-            Self::COMPLETE,
-            Self::PLACE,
-            Self::SHRINE,
-            Self::GAME_OVER,
-            Self::SPIRITS,
-            Self::DESTROY,
-            Self::WIND,
-            Self::WIND_TO,
-            Self::STRENGTH,
-            Self::STRENGTH_TO,
-            Self::SET,
-            Self::CHANGE,
-            Self::CUNNING,
-        ][p.index()]
+        match p {
+            CorePhase::Action => Self::ACTION,
+            CorePhase::Complete => Self::COMPLETE,
+            CorePhase::Place => Self::PLACE,
+            CorePhase::Shrine => Self::SHRINE,
+            CorePhase::GameOver => Self::GAME_OVER,
+            CorePhase::Spirits => Self::SPIRITS,
+            CorePhase::Destroy => Self::DESTROY,
+            CorePhase::Wind => Self::WIND,
+            CorePhase::WindTo => Self::WIND_TO,
+            CorePhase::Strength => Self::STRENGTH,
+            CorePhase::StrengthTo => Self::STRENGTH_TO,
+            CorePhase::Set => Self::SET,
+            CorePhase::Change => Self::CHANGE,
+            CorePhase::Cunning => Self::CUNNING,
+            CorePhase::EndTurn => Self::END_TURN,
+        }
     }
 }
 
@@ -383,7 +388,7 @@ impl PyAction {
     fn summon() -> Self {
         PyAction(CoreAction::Summon)
     }
-    /// DONE: end an optional step (stop building Shrines, decline a Spirit window).
+    /// DONE: end an optional step (stop building Shrines, decline to use a Spirit).
     #[staticmethod]
     fn done() -> Self {
         PyAction(CoreAction::Done)

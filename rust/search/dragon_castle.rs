@@ -70,6 +70,10 @@ impl SearchGame for State {
 
     fn rollout(&mut self, cfg: &Config, rng: &mut SplitMix64, out: &mut [f64; MAX_SEATS]) {
         let mut buf = ActionList::default();
+        if matches!(cfg.rollout, Rollout::Policy { .. }) {
+            // The rollout policy never activates a Spirit: nor need the turn ask.
+            self.passive = true;
+        }
         let mut steps = 0u32;
         while !State::is_over(self) {
             if cfg.rollout_depth.is_some_and(|d| steps >= d) {

@@ -101,7 +101,7 @@ impl State {
             }
             Action::Done => match self.phase {
                 Phase::Shrine => self.leave_shrines(),
-                Phase::Spirits => self.consolidation_step(),
+                Phase::Spirits => self.close_spirits(),
                 Phase::EndTurn => self.end_turn(),
                 _ => self.finish_card(),
             },

@@ -172,6 +172,10 @@ pub struct State {
     /// Sets of this turn whose Shrine step is over (`docs/cards.md`).
     pub(crate) sets_done: u8,
     pub(crate) tc: spirit::TurnCards,
+    /// No Spirit will be activated in this copy of the game (a rollout whose
+    /// policy never activates one): no activation is offered, so the turn
+    /// skips `SPIRITS` and `END_TURN`, where such a player would say `done`.
+    pub(crate) passive: bool,
 }
 
 impl State {
@@ -244,7 +248,17 @@ impl State {
             dragons,
             sets_done: 0,
             tc: spirit::TurnCards::default(),
+            passive: false,
         }
+    }
+
+    /// This copy of the game for a player that never activates a Spirit
+    /// (the search's rollouts): no activation is offered from now on, and
+    /// the turn skips the decision points where that player would only say
+    /// `done`. Scores and every other decision are the same.
+    pub fn never_activating(mut self) -> State {
+        self.passive = true;
+        self
     }
 
     /// Players with a Realm and a score (1 in solo).

@@ -142,50 +142,47 @@ fn cells_of(mut m: u16) -> impl Iterator<Item = usize> {
 /// smallest size wanted. A cell in no class may pay iff a group exists.
 fn payers_keeping(classes: &[u16], sizes: std::ops::RangeInclusive<u32>) -> (u16, bool) {
     let min = *sizes.start();
+    // Most Realms have no class as big as a group wanted: nothing to pay for.
+    if classes.iter().all(|m| m.count_ones() < min) {
+        return (0, false);
+    }
     let mut found = [0u8; TileType::COUNT]; // groups of a size wanted, per class
-    let mut big = [(0u16, 0u8); CELLS]; // groups of at least `min`, and their class
-    let (mut n_big, mut members) = (0, 0u16);
     for (k, &m) in classes.iter().enumerate() {
-        members |= m;
-        if m.count_ones() < min {
-            continue;
-        }
-        let mut left = m;
-        while left != 0 {
-            let g = flood(left & left.wrapping_neg(), left);
-            left &= !g;
-            let size = g.count_ones();
-            if size >= min {
-                found[k] += u8::from(sizes.contains(&size));
-                big[n_big] = (g, k as u8);
-                n_big += 1;
-            }
+        if m.count_ones() >= min {
+            found[k] = groups_of(m, sizes.clone()).count_ones() as u8;
         }
     }
     let classes_with = found.iter().filter(|&&f| f > 0).count();
-    let any = classes_with > 0;
-    let mut cells = if any { !members } else { 0 };
+    // Without a group, only splitting a bigger one can leave one.
+    if classes_with == 0 && sizes.end() >= &(CELLS as u32) {
+        return (0, false);
+    }
+    let members = classes.iter().fold(0, |a, &m| a | m);
+    let mut cells = if classes_with > 0 { !members } else { 0 };
     for (k, &m) in classes.iter().enumerate() {
-        let others = classes_with - usize::from(found[k] > 0);
-        if others > 0 {
+        if classes_with > usize::from(found[k] > 0) {
             cells |= m; // another class keeps its group
-            continue;
-        }
-        let mut in_big = 0u16;
-        for &(g, _) in big[..n_big].iter().filter(|&&(_, class)| class as usize == k) {
-            in_big |= g;
-            let rest = found[k] - u8::from(sizes.contains(&g.count_ones()));
-            for c in cells_of(g) {
-                if rest > 0 || groups_of(g & !(1 << c), sizes.clone()) != 0 {
-                    cells |= 1 << c;
+        } else if m.count_ones() >= min {
+            // Each group at least as big as wanted: does it keep one without
+            // the tile? A smaller group's tile leaves the others whole.
+            let mut left = m;
+            while left != 0 {
+                let g = flood(left & left.wrapping_neg(), left);
+                left &= !g;
+                if g.count_ones() < min {
+                    cells |= if found[k] > 0 { g } else { 0 };
+                    continue;
+                }
+                let rest = found[k] - u8::from(sizes.contains(&g.count_ones()));
+                for c in cells_of(g) {
+                    if rest > 0 || groups_of(g & !(1 << c), sizes.clone()) != 0 {
+                        cells |= 1 << c;
+                    }
                 }
             }
         }
-        if found[k] > 0 {
-            cells |= m & !in_big; // a small group's tile leaves the others whole
-        }
     }
-    (cells, any)
+    (cells, classes_with > 0)
 }
 
 impl State {
@@ -204,7 +201,7 @@ impl State {
     #[inline]
     fn open_cards(&self, phase: Phase) -> u16 {
         let cards = self.spirits & !self.tc.used;
-        if cards == 0 || self.pick_pending() {
+        if cards == 0 || self.passive || self.pick_pending() {
             return 0;
         }
         match phase {
@@ -247,7 +244,28 @@ impl State {
 
     /// Whether some activation would be legal in `phase` now.
     pub(crate) fn any_activation(&self, phase: Phase) -> bool {
-        cells_of(self.open_cards(phase)).any(|card| self.payments(card as u8, phase) != (0, false))
+        cells_of(self.open_cards(phase)).any(|card| self.applies(card as u8, phase))
+    }
+
+    /// Whether `card` has a legal payment in `phase`: [`State::payments`]
+    /// not empty, decided without the per-cell masks where paying a Shrine
+    /// (which leaves the Realm as it is) settles it. Beauty's groups can only
+    /// shrink when a tile is paid, so with a Shrine to pay it applies iff a
+    /// group exists now.
+    fn applies(&self, card: u8, phase: Phase) -> bool {
+        let p = &self.players[self.current as usize];
+        let realm = &p.realm;
+        match card {
+            BEAUTY if p.shrine_pool > 0 => {
+                realm.faction_up().count_ones() >= 4 && {
+                    let nums = realm.by_number();
+                    nums[1..].iter().any(|&m| m.count_ones() >= 4 && groups_of(m, 4..=16) != 0)
+                }
+            }
+            // A payment may also leave a group of 3 of a bigger group.
+            CUNNING if p.shrine_pool > 0 && realm.types_with_groups(3..=3) != 0 => true,
+            _ => self.payments(card, phase) != (0, false),
+        }
     }
 
     /// Whether `Spirit { card, pay }` is a legal activation now.

@@ -21,6 +21,17 @@ impl State {
         }
     }
 
+    /// `done` in `SPIRITS`: the Consolidation step. If it Consolidates no set
+    /// the turn ends at once: `END_TURN` would offer the very position
+    /// `SPIRITS` just did.
+    pub(crate) fn close_spirits(&mut self) {
+        let before = self.n_sets;
+        self.consolidation_step();
+        if self.phase == Phase::EndTurn && self.n_sets == before {
+            self.end_turn();
+        }
+    }
+
     /// R-CONS-1..4: Consolidate every set, then its Shrine step; the turn
     /// then ends (or waits in `END_TURN` while a Spirit may still be used).
     pub(crate) fn consolidation_step(&mut self) {

@@ -12,7 +12,7 @@ Importing this module registers (once; importing ``dragoncastle`` alone imports 
     >>> env = gymnasium.make("DragonCastle-Solo-v0")
     >>> obs, info = env.reset(seed=7)       # the deal of dragoncastle.Game(players=1, seed=7)
     >>> obs.shape, obs.dtype, info["action_mask"].shape
-    ((1189,), dtype('uint8'), (1024,))
+    ((1190,), dtype('uint8'), (1024,))
     >>> terminated = False
     >>> while not terminated:
     ...     action = env.action_space.sample(info["action_mask"])
@@ -23,8 +23,8 @@ Importing this module registers (once; importing ``dragoncastle`` alone imports 
 Spaces, rewards and seeding (``docs/environments.md``):
 
 - Observation: what the learner's seat sees, ``Game.compact_observation(learner)`` (uint8
-  ``(1189,)``, the default) or with ``observation="tensor"`` ``Game.observation_tensor(learner)``
-  (float32 ``(302, 12, 12)``). Action: ``Discrete(dragoncastle.NUM_ACTIONS)``, action ids.
+  ``(1190,)``, the default) or with ``observation="tensor"`` ``Game.observation_tensor(learner)``
+  (float32 ``(304, 12, 12)``). Action: ``Discrete(dragoncastle.NUM_ACTIONS)``, action ids.
 - ``info["action_mask"]``: int8 ``(1024,)``, ``Game.legal_action_mask()`` of the learner's
   decision (from ``reset`` too); ``env.action_space.sample(info["action_mask"])`` samples a legal
   action. All zero once the episode has ended.

@@ -18,8 +18,8 @@ Shrines, ...), so the same agent is often selected several times in a row: ``age
 is always the seat to move, ``"player_{game.current_player}"``.
 
 - Observation: ``{"observation": ..., "action_mask": ...}``. ``"observation"`` is what that agent
-  sees, from its own seat (``Game.compact_observation(seat)``, uint8 ``(1189,)``, or with
-  ``observation="tensor"`` ``Game.observation_tensor(seat)``, float32 ``(302, 12, 12)``).
+  sees, from its own seat (``Game.compact_observation(seat)``, uint8 ``(1190,)``, or with
+  ``observation="tensor"`` ``Game.observation_tensor(seat)``, float32 ``(304, 12, 12)``).
   ``"action_mask"`` is int8 ``(1024,)``: ``Game.legal_action_mask()`` for the agent to move, all
   zero for the others (PettingZoo's convention).
 - Action: ``Discrete(dragoncastle.NUM_ACTIONS)``, the action ids of ``docs/actions.md``.

@@ -723,7 +723,12 @@ class Game:
         if self.phase is Phase.SHRINE:
             self._leave_shrine_step()
         elif self.phase is Phase.SPIRITS:
+            # The Consolidation step; without a set, END_TURN would offer the
+            # very position SPIRITS just did, so the turn ends.
+            before = len(self.sets)
             self._settle(cards.END)
+            if self.phase is Phase.END_TURN and len(self.sets) == before:
+                self._end_turn()
         elif self.phase is Phase.END_TURN:
             self._end_turn()
         else:
