@@ -72,8 +72,10 @@ class Builder:
     """A 2-player game on :data:`SANDBOX` (58 isolated stacks of 2: every top tile is
     Available, the top floor stays 2). Seat 0 builds its Realm tile by tile from the
     stacks 0, 1, 2... (``tops``, in that order); seat 1 only discards, from the last
-    stack backwards. ``bottoms`` fixes ground-floor tiles by stack number. Window (c)
-    (phase ``SPIRITS``) is closed with ``done`` when it opens during the building."""
+    stack backwards. ``bottoms`` fixes ground-floor tiles by stack number. The optional
+    decision points of R-SPIRIT-2 (phases ``SPIRITS``, after the placements, and
+    ``END_TURN``, after the Shrine step) are closed with ``done`` when they open
+    during the building, for either seat."""
 
     def __init__(self, dc, tops, bottoms=None, players=2, **kw) -> None:
         fixed = {(r, c, 2): code for (r, c), code in zip(SANDBOX_STACKS, tops)}
@@ -98,7 +100,7 @@ class Builder:
 
     def place_single(self, cell) -> None:
         """Tile and Shrine: the next top tile onto ``cell``, stopping there (at
-        window (c) or the Shrine step, whichever the placement opens)."""
+        ``SPIRITS``, the Shrine step or ``END_TURN``, whichever the placement opens)."""
         self.take()
         self.g.apply("take-shrine")
         self.g.apply(f"place {cell[0]},{cell[1]}")
@@ -125,7 +127,13 @@ class Builder:
             g.apply(f"shrine {cell[0]},{cell[1]}")
         if g.current_player == 0 and g.phase.name == "SHRINE":
             g.apply("done")
+        self.end_turn(0)
         self.opponent_discards()
+
+    def end_turn(self, seat: int) -> None:
+        """R-SPIRIT-2: close ``END_TURN`` with ``done`` if the turn of ``seat`` waits there."""
+        if self.g.current_player == seat and self.g.phase.name == "END_TURN":
+            self.g.apply("done")
 
     def opponent_discards(self) -> None:
         g = self.g
@@ -134,6 +142,11 @@ class Builder:
         self.next_filler -= 1
         g.apply(f"take {r},{c}")
         g.apply("discard")
+        # Seat 1 has an empty Realm, but a card such as Destruction may still be
+        # activated (paid with its Shrine) after the Action: it declines.
+        if g.current_player == 1 and g.phase.name == "SPIRITS":
+            g.apply("done")
+        self.end_turn(1)
         assert g.current_player == 0 and g.phase.name == "ACTION"
 
 
@@ -309,83 +322,160 @@ def test_paying_with_a_height_one_tile_empties_the_cell(dc):
     assert texts(g) == ["flip 0,1"]
 
 
-def test_each_spirit_once_per_turn_and_window_c_skipped_when_nothing_is_legal(dc):
-    """R-SPIRIT-1: each card once per turn. docs/cards.md: window (c) opens only when a
-    (c) activation is legal; Wind used in (a) is not offered again in (c), so the
-    turn ends right after the placement; next turn Wind is offered again."""
+def test_each_spirit_once_per_turn_and_spirits_skipped_when_nothing_is_legal(dc):
+    """R-SPIRIT-1: each card once per turn. R-SPIRIT-2, docs/cards.md: the phases
+    SPIRITS and END_TURN open only when an activation is legal; Wind used before the
+    Action is not offered again after the placement, so the turn ends by itself right
+    after it; next turn Wind is offered again."""
     b = wind_payment_position(dc)
     g = b.g
     g.apply("spirit wind 0,1")
     g.apply("flip 2,2")
     assert g.realm(0).top((2, 2)) == DOWN and g.vp_tokens(0) == 2  # a flip scores nothing
-    # Wind ends by itself (no Shrine to move): back to the first pick (window a).
+    # Wind ends by itself (no Shrine to move): back to the first pick (ACTION).
     assert g.phase.name == "ACTION" and g.current_player == 0
     assert "spirit wind shrine" not in texts(g)
     assert_illegal(dc, g, "spirit wind shrine")
     b.place_single((3, 3))
-    assert g.current_player == 1  # no window (c): Wind was used this turn
+    assert g.current_player == 1  # no SPIRITS, no END_TURN: Wind was used this turn
     b.opponent_discards()
     assert "spirit wind shrine" in texts(g)
 
 
-def test_window_c_opens_after_place_discard_and_summon(dc):
-    """R-SPIRIT-2 (c), docs/cards.md ruling: window (c) is phase SPIRITS after every
-    Action (after the last place, after discard, after summon) when a (c) activation
-    is legal; ``done`` closes it and ends the turn."""
-    g = game(dc, FLAT, {}, spirits=["wind"])
+def test_spirits_opens_after_place_discard_and_summon(dc):
+    """R-SPIRIT-2, docs/cards.md: phase SPIRITS comes after every Action (after the
+    last place, after discard, after summon) when an activation is legal (here Wind,
+    paid with a Shrine); ``done`` goes on to the Consolidation step. When that step
+    Consolidates no set (a lone tile, a Discard, a Summon) the turn passes to the next
+    player at once: END_TURN would offer the very position SPIRITS just did. When it
+    makes a set (a fourth Merchant) and Wind is still legal after its Shrine step (the
+    Shrine just built may move), the turn waits in END_TURN, where ``done`` ends it.
+    On this flat castle only the ends of a row are Available (R-AVAIL-1), and Summon
+    is allowed at once (R-ACT-5)."""
+    row = {(0, 0, 1): "Me1", (0, 1, 1): "So1", (0, 2, 1): "Me2", (0, 3, 1): "Me3", (0, 4, 1): "Me4"}
+    g = game(dc, FLAT, row, spirits=["wind"])
+    fillers = iter(f"take 9,{c}" for c in range(7, -1, -1))
 
-    def first_take():
-        return next(t for t in texts(g) if t.startswith("take "))
+    def spirits_then_done(payers=()):
+        """SPIRITS: Wind paid with a Shrine or a tile of ``payers`` (the only tile
+        paying would leave nothing to flip); ``done`` Consolidates no set: the turn
+        passes at once."""
+        assert g.phase.name == "SPIRITS" and g.current_player == 0
+        assert texts(g) == ["done"] + cell_texts("spirit wind", payers) + ["spirit wind shrine"]
+        g.apply("done")
+        assert g.current_player == 1 and g.phase.name == "ACTION"
+        # Seat 1: empty Realm, nothing to activate: the turn ends by itself.
+        g.apply(next(fillers))
+        g.apply("discard")
+        assert g.current_player == 0 and g.phase.name == "ACTION"
 
-    g.apply(first_take())
+    g.apply("take 0,0")
     g.apply("take-shrine")
     g.apply("place 0,0")
-    assert g.phase.name == "SPIRITS" and g.current_player == 0
-    # Paying with the only tile would leave Wind nothing to flip: only the Shrine pays.
+    spirits_then_done()
+    g.apply("take 0,1")
+    g.apply("discard")
+    assert g.vp_tokens(0) == 1
+    spirits_then_done()
+    g.apply("summon")
+    assert g.countdown_tokens(0) == 1
+    spirits_then_done()
+    for space, cell, payers in (("0,2", "0,1", [(0, 0), (0, 1)]), ("0,3", "0,2", [(0, 0), (0, 1), (0, 2)])):
+        g.apply(f"take {space}")
+        g.apply("take-shrine")
+        g.apply(f"place {cell}")
+        spirits_then_done(payers)
+    assert g.vp_tokens(0) == 1 and g.shrine_pool(0) == 4
+    g.apply("take 0,4")
+    g.apply("take-shrine")
+    g.apply("place 0,3")
+    # Four Merchants face up: now every one of them may pay for Wind too.
+    assert g.phase.name == "SPIRITS" and texts(g)[0] == "done" and "spirit wind shrine" in texts(g)
+    g.apply("done")
+    merchants = [(0, 0), (0, 1), (0, 2), (0, 3)]
+    assert g.vp_tokens(0) == 1 + 2 and all(g.realm(0).top(c) == DOWN for c in merchants)
+    # No Shrine built yet: nothing for Wind to flip or move.
+    assert g.phase.name == "SHRINE" and texts(g) == cell_texts("shrine", merchants) + ["done"]
+    g.apply("shrine 0,0")
+    assert g.phase.name == "END_TURN" and g.current_player == 0
     assert texts(g) == ["done", "spirit wind shrine"]
     g.apply("done")
-    assert g.current_player == 1
-    g.apply(first_take())  # seat 1: empty Realm, nothing to activate in (c)
-    g.apply("discard")
-    assert g.current_player == 0
-    g.apply(first_take())
-    g.apply("discard")
-    assert g.phase.name == "SPIRITS" and g.current_player == 0 and g.vp_tokens(0) == 1
-    g.apply("done")
-    g.apply(first_take())
-    g.apply("discard")
-    g.apply("summon")
-    assert g.phase.name == "SPIRITS" and g.countdown_tokens(0) == 1
-    g.apply("done")
-    assert g.current_player == 1
+    assert g.current_player == 1 and g.phase.name == "ACTION"
 
 
-def test_no_window_c_without_c_cards(dc):
-    """R-SPIRIT-2: with only (a)/(b) cards, a turn plays exactly as in the base game."""
-    b = Builder(dc, ["Me1"], spirits=["destruction", "deep", "elegance", "deception"])
+def test_pick_cards_open_nothing_after_the_action(dc):
+    """R-SPIRIT-2: Elegance, Deep and Deception need a pick still to come, so with
+    only them in play nothing is offered after the placement: the turn ends by itself,
+    exactly as in the base game."""
+    b = Builder(dc, ["Me1"], spirits=["deep", "elegance", "deception"])
     g = b.g
     b.place_single((0, 0))
-    assert g.current_player == 1
+    assert g.current_player == 1 and g.phase.name == "ACTION"
 
 
-def test_windows_of_every_spirit(dc):
-    """R-SPIRIT-2: with all ten Spirits in play, each window offers exactly the cards
-    of its row of the table in docs/cards.md whose effect can apply: (a) ACTION, (b)
-    COMPLETE, none while placing, (c) SPIRITS, (d) SHRINE (Faith only). After a (c)
-    Spirit and its Shrine step, window (c) opens again (R-SPIRIT-1: minus the card
-    used)."""
-    b = Builder(dc, ["Me2", "So2", "Fa2", "Me2", "Dr1", "Dr2", "Dr3", "Se1", "Se3"], spirits=10)
-    # Row 1: Me2 So2 Fa2 Me2 (a same-number group for Beauty); row 3: three Dragons (Cunning).
-    for cell in [(1, 0), (1, 1), (1, 2), (1, 3), (3, 0), (3, 1), (3, 2)]:
+def test_destruction_is_offered_after_the_placement(dc):
+    """R-SPIRIT-2 (any decision point of the turn; replaces the withdrawn four-window
+    rule, under which Destruction was not offered after the placements): with
+    Destruction in play, SPIRITS opens after the placement with ``done`` and
+    Destruction (paid with a placed tile or a Shrine). ``done`` after a lone tile
+    Consolidates no set: the turn passes at once (END_TURN would offer the same
+    position). ``done`` after a fourth Merchant Consolidates a set: its Shrine step,
+    then END_TURN with ``done`` and Destruction (now paid only with a Shrine: every
+    tile is face down); ``done`` there ends the turn."""
+    b = Builder(dc, ["Me1", "Me2", "Me3", "Me4"], spirits=["destruction", "deep", "elegance", "deception"])
+    g = b.g
+    b.place_single((0, 0))
+    assert g.current_player == 0 and g.phase.name == "SPIRITS"
+    assert texts(g) == ["done", "spirit destruction 0,0", "spirit destruction shrine"]
+    g.apply("done")
+    assert g.current_player == 1 and g.phase.name == "ACTION" and g.vp_tokens(0) == 0
+    b.opponent_discards()
+    b.single((0, 1))
+    b.single((0, 2))
+    b.place_single((0, 3))
+    row = [(0, 0), (0, 1), (0, 2), (0, 3)]
+    assert g.current_player == 0 and g.phase.name == "SPIRITS"
+    assert texts(g) == ["done"] + cell_texts("spirit destruction", row) + ["spirit destruction shrine"]
+    g.apply("done")
+    assert g.vp_tokens(0) == 2 and g.phase.name == "SHRINE"
+    assert texts(g) == cell_texts("shrine", row) + ["done", "spirit destruction shrine"]
+    g.apply("shrine 0,1")
+    assert g.current_player == 0 and g.phase.name == "END_TURN"
+    assert texts(g) == ["done", "spirit destruction shrine"]
+    g.apply("done")
+    assert g.current_player == 1 and g.phase.name == "ACTION"
+
+
+def test_decision_points_of_every_spirit(dc):
+    """R-SPIRIT-2 (any decision point of your turn), docs/cards.md "Spirits:
+    activation": with all ten Spirits in play, every decision point offers exactly the
+    cards whose effect can apply after paying: before the Action (ACTION), between the
+    picks (COMPLETE, the only place for Deception and Deep), before the placement
+    (PLACE), after it (SPIRITS), during the Shrine step (SHRINE) and after it
+    (END_TURN). Under the withdrawn four-window rule Beauty and Cunning were not
+    offered before the Action and nothing was offered while placing: both are offered
+    now. After a Spirit and its Shrine step, SPIRITS opens again (R-SPIRIT-1: minus
+    the card used). END_TURN follows the Consolidation step only when that step makes
+    a set: after a Spirit in SPIRITS has already Consolidated every group, ``done``
+    makes none and the turn passes at once."""
+    b = Builder(dc, ["Me2", "So2", "Fa2", "Me2", "Dr1", "Dr2", "Dr3", "Se2", "Se4", "Se2", "Se1", "Se3"],
+                spirits=10)
+    # Row 1: Me2 So2 Fa2 Me2 (a same-number group for Beauty); row 3: three Dragons
+    # (Cunning); row 0: Seasons on (0,0) (0,1) (0,3), a gap on (0,2) for the fourth.
+    for cell in [(1, 0), (1, 1), (1, 2), (1, 3), (3, 0), (3, 1), (3, 2), (0, 0), (0, 1), (0, 3)]:
         b.single(cell)
     g = b.g
     assert g.spirits == dc.SPIRITS
-    # (a): every top tile is Available in the sandbox, so Elegance has no pick.
-    assert offered_cards(g) == {"wind", "strength", "destruction"}
-    assert b.take() == "take 1,2"  # Se1; Se3 is Available on (1,4)
+    # ACTION: every top tile is Available in the sandbox, so Elegance has no pick; no
+    # set of this turn and no group of 4 of one type for Faith; no Special tile that
+    # completes a set for Change (a Season turned Merchant, Soldier or Farmer would
+    # join a group of 2); the Seasons are a group of 2 and a lone tile, not 3.
+    always = {"beauty", "wind", "strength", "destruction", "cunning"}
+    assert g.phase.name == "ACTION" and offered_cards(g) == always
+    assert b.take() == "take 1,8"  # Se1; Se3 is Available on (1,10)
     assert g.phase.name == "COMPLETE"
-    # (b): Deception (the tile revealed under the first), Destruction, Deep (Se3).
-    assert offered_cards(g) == {"deception", "destruction", "deep"}
+    # COMPLETE: also Deception (the tile revealed under the first) and Deep (Se3).
+    assert offered_cards(g) == always | {"deception", "deep"}
     # A pending pick comes next: after Deception or Deep, only the pick is offered.
     for card in ("deception", "deep"):
         pending = g.clone()
@@ -394,31 +484,46 @@ def test_windows_of_every_spirit(dc):
         assert texts(pending) and all(t.startswith("take ") for t in texts(pending))
         assert_illegal(dc, pending, "spirit destruction shrine", "take-shrine", "discard")
     g.apply("take-shrine")
-    assert g.phase.name == "PLACE" and spirit_texts(g) == []
-    assert_illegal(dc, g, "spirit wind shrine", "spirit destruction shrine")
-    g.apply("place 0,0")
-    # (c): Beauty (row 1), Wind, Strength, Cunning (3 Dragons); no group of 4 for
-    # Faith, and the Season on (0,0) completes nothing for Change.
-    assert g.phase.name == "SPIRITS"
-    assert offered_cards(g) == {"beauty", "wind", "strength", "cunning"}
+    assert g.phase.name == "PLACE" and offered_cards(g) == always
+    g.apply("place 0,2")
+    # SPIRITS: the four Seasons wait for the Consolidation step, so Faith is offered
+    # too; a Season cannot be Changed (that would prevent their set); Deception, Deep
+    # and Elegance have no pick left.
+    seasons = {(0, 0), (0, 1), (0, 2), (0, 3)}
+    dragons = {(3, 0), (3, 1), (3, 2)}
+    assert g.phase.name == "SPIRITS" and g.vp_tokens(0) == 0
+    assert offered_cards(g) == always | {"faith"}
     assert "done" in texts(g)
 
     h = g.clone()
     h.apply("spirit cunning shrine")
     assert h.phase.name == "SET" and texts(h) == ["set 3,0"]
     h.apply("set 3,0")
-    assert h.vp_tokens(0) == 3  # R-CONS-3: 2 + 1 for Dragons
+    # R-CONS-3: 2 + 1 for the Dragons; after the placements every group of 4 is
+    # Consolidated with the Spirit's set: the Seasons too (2 VP).
+    assert h.vp_tokens(0) == 3 + 2 and all(h.realm(0).top(c) == DOWN for c in seasons | dragons)
     assert h.phase.name == "SHRINE"
-    assert offered_cards(h) == {"faith"}  # (d)
-    assert cells_of(h, "SHRINE") == {(3, 0), (3, 1), (3, 2)}
+    # SHRINE: Faith (a set of this turn without a Shrine).
+    assert offered_cards(h) == (always - {"cunning"}) | {"faith"}
+    assert cells_of(h, "SHRINE") == dragons | seasons
     h.apply("done")
     assert h.phase.name == "SPIRITS" and h.current_player == 0
-    assert offered_cards(h) == {"beauty", "wind", "strength"}
+    # Faith could still add a Shrine on a set of this turn.
+    assert offered_cards(h) == (always - {"cunning"}) | {"faith"}
     h.apply("done")
-    assert h.current_player == 1
+    # The Consolidation step finds no group left: no set, so no END_TURN.
+    assert h.current_player == 1 and h.phase.name == "ACTION" and h.vp_tokens(0) == 5
 
     g.apply("done")
-    assert g.current_player == 1 and g.vp_tokens(0) == 0
+    assert g.vp_tokens(0) == 2 and all(g.realm(0).top(c) == DOWN for c in seasons)
+    assert g.phase.name == "SHRINE" and cells_of(g, "SHRINE") == seasons
+    assert offered_cards(g) == always | {"faith"}
+    g.apply("done")
+    assert g.phase.name == "END_TURN" and g.current_player == 0
+    assert offered_cards(g) == always | {"faith"}
+    assert [t for t in texts(g) if not t.startswith("spirit ")] == ["done"]
+    g.apply("done")
+    assert g.current_player == 1 and g.vp_tokens(0) == 2
     assert g.realm(0).top((1, 0)) == up(dc, "Me2")  # Beauty is never forced
 
 
@@ -461,7 +566,7 @@ TWO_TWO_TWO = "222.........\n" + "111111111111\n" * 9 + "11..........\n"
 
 
 def test_destruction_gives_access_to_a_previously_unavailable_tile(dc):
-    """R-SPIRIT-2 Destruction (window a), R-AVAIL-1, rulebook FAQ: discard a tile to
+    """R-SPIRIT-2 Destruction (before the Action, ACTION), R-AVAIL-1, rulebook FAQ: discard a tile to
     gain access to a tile that was not Available."""
     g = game(dc, TWO_TWO_TWO, {}, spirits=["destruction"])
     assert not g.is_available((0, 1))
@@ -474,8 +579,8 @@ def test_destruction_gives_access_to_a_previously_unavailable_tile(dc):
     assert g.phase.name == "COMPLETE"
 
 
-def test_destruction_in_window_b_frees_the_second_tile(dc):
-    """R-SPIRIT-2 Destruction (window b): after the first pick, discard a castle tile
+def test_destruction_between_the_picks_frees_the_second_tile(dc):
+    """R-SPIRIT-2 Destruction (between the picks, COMPLETE): after the first pick, discard a castle tile
     so that an identical tile becomes Available; play returns to the completion."""
     fixed = {(0, 2, 2): "Se1", (2, 1, 1): "Se1", (0, 0, 1): "Se1", (0, 1, 1): "Se1"}
     g = game(dc, TWO_TWO_TWO, fixed, spirits=["destruction"])
@@ -499,7 +604,7 @@ ELEGANCE = "111.........\n" + "222.........\n" * 3 + "111111111111\n" * 7 + "111
 
 
 def test_elegance_second_tile_freed_by_the_first_with_one_short_side(dc):
-    """R-SPIRIT-2 Elegance (window a), R-AVAIL-3, rulebook FAQ: the first pick must use
+    """R-SPIRIT-2 Elegance (before the Action, ACTION), R-AVAIL-3, rulebook FAQ: the first pick must use
     the card (top floor, not Available, a free short side); then the second tile may
     be one the first pick freed, still with only its short side free."""
     fixed = {(1, 1, 2): "Dr1", (2, 1, 2): "Dr1", (1, 0, 1): "Dr1", (1, 2, 1): "Dr1", (3, 1, 2): "Wi3"}
@@ -521,8 +626,8 @@ def test_elegance_second_tile_freed_by_the_first_with_one_short_side(dc):
     assert g.phase.name == "PLACE" and g.held_tiles == [dc.Tile("Dr1"), dc.Tile("Dr1")]
 
 
-def test_elegance_in_window_b_forces_the_second_pick(dc):
-    """R-SPIRIT-2 Elegance (window b): after a normal first pick, the next pick must be
+def test_elegance_between_the_picks_forces_the_second_pick(dc):
+    """R-SPIRIT-2 Elegance (between the picks, COMPLETE): after a normal first pick, the next pick must be
     an identical tile that is not Available and has a free short side."""
     fixed = {(1, 0, 2): "Se2", (3, 1, 2): "Se2", (2, 0, 1): "Se2", (2, 2, 1): "Se2"}
     g = game(dc, ELEGANCE, fixed, spirits=["elegance"])
@@ -559,7 +664,7 @@ def test_deception_takes_a_touching_tile_not_identical_nor_available(dc):
     fixed = {(1, 1, 2): "Me1", (0, 0, 1): "Me1", (0, 1, 1): "Me1", (0, 2, 1): "Me1",
              (0, 1, 2): "So5", (1, 0, 2): "Fa6", (1, 1, 1): "Wi2"}
     g = game(dc, DECEPTION, fixed, spirits=["deception"])
-    assert spirit_texts(g) == []  # window (b) only
+    assert spirit_texts(g) == []  # between the picks (COMPLETE) only
     g.apply("take 1,1")
     assert texts(g) == ["take-shrine", "discard", "spirit deception shrine"]
     g.apply("spirit deception shrine")
@@ -610,7 +715,7 @@ def test_deep_takes_a_tile_of_the_same_type_even_identical(dc):
     first tile's type; an identical one is allowed; the pick comes next."""
     b = deep_game(dc)
     g = b.g
-    assert spirit_texts(g) == []  # window (b) only
+    assert spirit_texts(g) == []  # between the picks (COMPLETE) only
     g.apply("take 0,0")  # Dr1
     assert texts(g) == ["take 0,4", "take-shrine", "discard", "spirit deep shrine"]
     g.apply("spirit deep shrine")
@@ -635,7 +740,8 @@ def test_observation_shows_the_cards(dc):
     assert obs["second_pick"] == "IDENTICAL"
     assert [r["dragons"] for r in obs["realms"]] == [{"knowledge": 0}, {"knowledge": 0}]
     t = g.observation_tensor(0)
-    assert t.shape == (302, 12, 12)
+    assert t.shape == (304, 12, 12) == dc.observation_shape(3) and dc.OBSERVATION_VERSION == 3
+    assert (t[302] == 0).all()  # not in END_TURN
     assert [int(t[261 + k].max()) for k in range(10)] == [int(name in ("elegance", "deep")) for name in dc.SPIRITS]
     assert [int(t[281 + k].max()) for k in range(10)] == [int(name == "knowledge") for name in dc.DRAGONS]
     assert (t[271:281] == 0).all() and (t[291:296] == 0).all()
@@ -745,7 +851,7 @@ def farmers_position(dc, spirits=("strength",), more=(), later=()):
 def test_strength_sets_are_consolidated_after_the_moves(dc):
     """R-SPIRIT-2 Strength, R-CONS-1, docs/cards.md: sets are checked only when the
     card is over (after `done` or the second move), then Consolidated with their Shrine
-    step, and play resumes at the first pick (window a)."""
+    step, and play resumes at the first pick (ACTION, where it was activated)."""
     b = farmers_position(dc)
     g = b.g
     g.apply("spirit strength shrine")
@@ -770,8 +876,8 @@ def test_strength_sets_are_consolidated_after_the_moves(dc):
     assert broken.realm(0).top((2, 3)) == up(dc, "Fa4") and broken.realm(0).top((0, 0)) == up(dc, "Fa1")
 
 
-def test_strength_in_window_c(dc):
-    """R-SPIRIT-2 Strength (window c): after the placement, a move completes a set; it
+def test_strength_after_the_placement(dc):
+    """R-SPIRIT-2 Strength (after the placements, SPIRITS): after the placement, a move completes a set; it
     is Consolidated when the card is over, and the turn ends after its Shrines."""
     b = farmers_position(dc)
     g = b.g
@@ -783,7 +889,7 @@ def test_strength_in_window_c(dc):
     g.apply("done")
     assert g.vp_tokens(0) == 2 and g.phase.name == "SHRINE"
     g.apply("done")
-    assert g.current_player == 1  # no (c) activation left: Strength was used
+    assert g.current_player == 1  # no activation left (Strength was used): no END_TURN
 
 
 # ---------------------------------------------------------------- Wind
@@ -826,7 +932,7 @@ def test_wind_moves_a_shrine_onto_the_tile_it_flipped(dc):
 
 
 def test_no_shrine_is_built_on_the_flipped_tile(dc):
-    """R-SPIRIT-2 Wind (window c), rulebook FAQ: the flipped tile is not Consolidated:
+    """R-SPIRIT-2 Wind (after the placements, SPIRITS), rulebook FAQ: the flipped tile is not Consolidated:
     no Shrine can be built on it, even next to a set Consolidated that turn."""
     b = Builder(dc, ["Fa1", "Fa2", "Fa3", "Me1", "Fa4"], spirits=["wind"])
     for cell in [(3, 0), (3, 1), (3, 2), (2, 0)]:
@@ -1010,7 +1116,7 @@ def test_change_with_cunning_makes_a_set_of_three(dc):
 
 def test_change_needs_a_group_of_four_without_cunning(dc):
     """R-SPIRIT-2 Change: without Cunning a group of 3 through the changed tile is not
-    enough: Change is not offered, and no window (c) opens."""
+    enough: Change is not offered, and neither SPIRITS nor END_TURN opens."""
     b = Builder(dc, ["Dr1", "Dr2", "Se1"], spirits=["change"])
     b.single((0, 0))
     b.single((0, 1))
@@ -1032,16 +1138,20 @@ def faith_winds(dc):
 
 
 def test_faith_third_shrine_on_a_special_set_in_the_shrine_step(dc):
-    """R-SPIRIT-2 Faith (window d), rulebook FAQ: on a Special set, Faith allows a
-    third Shrine; the allowance is used first, and no fourth Shrine follows."""
+    """R-SPIRIT-2 Faith, rulebook FAQ: on a Special set, Faith allows a third Shrine;
+    the allowance is used first, and no fourth Shrine follows. Activated during the
+    Shrine step (SHRINE) the step goes on; once both allowed Shrines are built the
+    Shrine step ends (docs/cards.md: it lasts while a Shrine can be built) and Faith
+    is still offered after it (END_TURN), where its Shrine step follows at once."""
     g = faith_winds(dc).g
     assert g.phase.name == "SPIRITS" and spirit_texts(g) == ["spirit faith shrine"]
     g.apply("done")
     assert g.vp_tokens(0) == 2 and g.phase.name == "SHRINE" and g.shrine_pool(0) == 5
     assert texts(g) == cell_texts("shrine", [(0, 0), (0, 1), (0, 2), (0, 3)]) + ["done", "spirit faith shrine"]
     g.apply("shrine 0,0")
+    during = g.clone()
     g.apply("shrine 0,1")
-    assert g.phase.name == "SHRINE" and texts(g) == ["done", "spirit faith shrine"]
+    assert g.phase.name == "END_TURN" and texts(g) == ["done", "spirit faith shrine"]
     assert_illegal(dc, g, "shrine 0,2")
     g.apply("spirit faith shrine")
     assert g.shrine_pool(0) == 2 and g.phase.name == "SHRINE"
@@ -1049,10 +1159,21 @@ def test_faith_third_shrine_on_a_special_set_in_the_shrine_step(dc):
     g.apply("shrine 0,2")
     assert g.current_player == 1 and g.shrine_pool(0) == 1
     assert shrine_cells(g.realm(0)) == {(0, 0), (0, 1), (0, 2)}
+    # During the Shrine step: the step goes on with the allowance's last Shrine,
+    # then the extra one, and ends there.
+    assert during.phase.name == "SHRINE" and spirit_texts(during) == ["spirit faith shrine"]
+    during.apply("spirit faith shrine")
+    assert during.phase.name == "SHRINE" and during.shrine_pool(0) == 3
+    assert texts(during) == cell_texts("shrine", [(0, 1), (0, 2), (0, 3)]) + ["done"]
+    during.apply("shrine 0,1")
+    assert during.phase.name == "SHRINE" and texts(during) == ["shrine 0,2", "shrine 0,3", "done"]
+    during.apply("shrine 0,3")
+    assert during.current_player == 1 and during.shrine_pool(0) == 1
+    assert shrine_cells(during.realm(0)) == {(0, 0), (0, 1), (0, 3)}
 
 
-def test_faith_in_window_c_before_the_consolidation(dc):
-    """R-SPIRIT-2 Faith (window c): activated while a group of 4 waits to be
+def test_faith_after_the_placements_before_the_consolidation(dc):
+    """R-SPIRIT-2 Faith (after the placements, SPIRITS): activated while a group of 4 waits to be
     Consolidated; the set then takes 2 + 1 Shrines."""
     g = faith_winds(dc).g
     g.apply("spirit faith shrine")
@@ -1162,7 +1283,8 @@ def test_a_moved_set_tile_stays_in_its_set(dc):
     g.apply("set 0,0")
     assert g.vp_tokens(0) == 3 and g.phase.name == "SHRINE"
     g.apply("done")  # no Shrine on the Dragons now
-    assert g.phase.name == "SPIRITS" and offered_cards(g) == {"strength"}
+    # Faith too: the Dragon set of this turn has no Shrine (docs/cards.md payment check).
+    assert g.phase.name == "SPIRITS" and offered_cards(g) == {"strength", "faith"}
     g.apply("spirit strength shrine")
     g.apply("move-from 0,2")  # a face-down Dragon of this turn's set
     g.apply("move-to 1,3")
@@ -1209,17 +1331,20 @@ def test_beauty_same_number_factions(dc, bonus):
     assert g.current_player == 1 and g.shrine_pool(0) == 3
 
 
-def test_beauty_not_offered_outside_window_c(dc):
-    """R-SPIRIT-2: Beauty is a (c) card: a same-number group at the start of a turn is
-    not enough to offer it."""
+def test_beauty_offered_at_the_start_of_a_turn(dc):
+    """R-SPIRIT-2 (any decision point; replaces the withdrawn rule under which Beauty
+    was offered only after the placements): a same-number group made in an earlier
+    turn and declined then is offered to Beauty before the Action and between the
+    picks (only the Shrine pays: any of the 4 tiles would break the group)."""
     b = Builder(dc, ["Me3", "So3", "Fa3", "Me3", "Me6"], spirits=["beauty"])
     for cell in [(0, 0), (0, 1), (0, 2), (0, 3)]:
         b.single(cell)
     g = b.g
     assert g.realm(0).top((0, 3)) == up(dc, "Me3")
-    assert spirit_texts(g) == []
+    assert g.phase.name == "ACTION" and spirit_texts(g) == ["spirit beauty shrine"]
+    assert_illegal(dc, g, "spirit beauty 0,0", "spirit beauty 0,3")
     b.take()
-    assert spirit_texts(g) == []
+    assert g.phase.name == "COMPLETE" and spirit_texts(g) == ["spirit beauty shrine"]
 
 
 @pytest.mark.parametrize("codes, vp, shrines", [(["Fa1", "Fa2", "Fa3"], 2, 1), (["Dr1", "Dr2", "Dr3"], 3, 2)])
@@ -1228,7 +1353,7 @@ def test_cunning_consolidates_exactly_three(dc, codes, vp, shrines):
     Consolidated: 2 VP (+1 for Dragons, R-CONS-3), Shrines as for its type."""
     b = Builder(dc, codes, spirits=["cunning"])
     b.single((0, 0))
-    b.single((0, 1))  # a group of 2: no window (c)
+    b.single((0, 1))  # a group of 2: nothing for Cunning
     g = b.g
     b.place_single((0, 2))
     assert g.phase.name == "SPIRITS"
