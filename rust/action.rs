@@ -35,7 +35,7 @@ const DISCARD: u16 = TAKE_SHRINE + 1;
 const SUMMON: u16 = DISCARD + 1;
 const DONE: u16 = SUMMON + 1;
 const SPIRIT0: u16 = DONE + 1; // 180
-pub const SPIRIT_CARDS: usize = 10;
+pub use crate::cards::spirit::{SPIRITS, SPIRIT_CARDS};
 const PAY_OPTIONS: u16 = CELLS as u16 + 1;
 const DESTROY0: u16 = SPIRIT0 + SPIRIT_CARDS as u16 * PAY_OPTIONS; // 350
 const FLIP0: u16 = DESTROY0 + SPACES as u16; // 494
@@ -46,10 +46,6 @@ const MOVE_TO0: u16 = MOVE_FROM0 + CELLS as u16; // 558
 const SET0: u16 = MOVE_TO0 + CELLS as u16; // 574
 const CHANGE0: u16 = SET0 + CELLS as u16; // 590
 const RESERVED0: u16 = CHANGE0 + (CELLS * TileType::COUNT) as u16; // 686
-
-/// Spirit card names in card-index order (R-SPIRIT-2).
-pub const SPIRITS: [&str; SPIRIT_CARDS] =
-    ["beauty", "elegance", "wind", "deception", "strength", "change", "faith", "destruction", "deep", "cunning"];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ActionKind {
@@ -301,12 +297,13 @@ impl fmt::Display for Action {
     }
 }
 
-/// Capacity of a legal-action list. No decision has more than 185 legal
-/// actions (`docs/actions.md` has the proof: the first pick with every (a)
-/// Spirit in play, 116 picks + Summon + 4 cards × 17 payments).
+/// Capacity of a legal-action list. No decision has more than 237 legal
+/// actions (`docs/actions.md` has the proof: the first pick with every
+/// Spirit in play, at most 116 − f picks + Summon + 8 cards × (f + 1)
+/// payments, f ≤ 16 face-up tiles in the Realm).
 pub const MAX_LEGAL: usize = 256;
 /// The proven bound of `docs/actions.md`; a test plays card games against it.
-pub const LEGAL_BOUND: usize = 185;
+pub const LEGAL_BOUND: usize = 237;
 
 /// Kept out of line so that the hot `push` stays a compare and a store.
 #[cold]

@@ -26,7 +26,7 @@ pub struct Grid([u64; WORDS]);
 impl Grid {
     pub const EMPTY: Grid = Grid([0; WORDS]);
 
-    #[cfg(test)] // the castle builds its grids whole (`where_equal`); tests set spaces one by one
+    #[inline]
     pub fn set(&mut self, space: usize) {
         debug_assert!(space < SPACES);
         self.0[space / SPACES_PER_WORD] |= 1 << (space % SPACES_PER_WORD);
@@ -107,11 +107,10 @@ impl Grid {
     #[inline]
     pub fn with_free_long_side_within(&self, within: &Grid) -> Grid {
         let mut out = [0u64; WORDS];
-        for w in 0..WORDS {
-            let m = within.0[w];
+        for ((o, &s), &m) in out.iter_mut().zip(self.0.iter()).zip(within.0.iter()) {
             let west = (m << 1) & !COL0;
             let east = (m >> 1) & !COL11;
-            out[w] = self.0[w] & !(west & east);
+            *o = s & !(west & east);
         }
         Grid(out)
     }

@@ -1,41 +1,16 @@
-//! The Spirit and Dragon cards: names, windows and the Dragons' scoring
-//! (`docs/cards.md`). The Spirits' effects change a game in progress and live
-//! with the state (`state/spirit.rs`); this module is the cards' table.
+//! The Spirit and Dragon cards (`docs/cards.md`): the Spirits' table
+//! (`spirit.rs`), the Dragons' table and scoring (`dragon.rs`), and which
+//! cards a game puts in play. The Spirits' effects change a game in progress
+//! and live with the state (`state/spirit.rs`).
 
 pub mod dragon;
+pub mod spirit;
 
 use crate::error::Error;
 use crate::rng::{stream, SplitMix64};
 
-pub use crate::action::{SPIRITS, SPIRIT_CARDS};
+pub use spirit::{SPIRITS, SPIRIT_CARDS};
 pub use dragon::{dragon_points, DRAGONS, DRAGON_CARDS};
-
-/// Spirit card indices (the order of [`SPIRITS`]).
-pub mod spirit {
-    pub const BEAUTY: u8 = 0;
-    pub const ELEGANCE: u8 = 1;
-    pub const WIND: u8 = 2;
-    pub const DECEPTION: u8 = 3;
-    pub const STRENGTH: u8 = 4;
-    pub const CHANGE: u8 = 5;
-    pub const FAITH: u8 = 6;
-    pub const DESTRUCTION: u8 = 7;
-    pub const DEEP: u8 = 8;
-    pub const CUNNING: u8 = 9;
-}
-
-/// The windows of R-SPIRIT-2, as bit masks over Spirit indices.
-pub mod window {
-    use super::spirit::*;
-    /// (a) the start of the turn, before the first pick.
-    pub const START: u16 = 1 << ELEGANCE | 1 << WIND | 1 << STRENGTH | 1 << DESTRUCTION;
-    /// (b) after the first pick, before the Action is completed.
-    pub const PICKED: u16 = 1 << ELEGANCE | 1 << DECEPTION | 1 << DESTRUCTION | 1 << DEEP;
-    /// (c) after the placements, before Consolidation.
-    pub const PLACED: u16 = 1 << BEAUTY | 1 << WIND | 1 << STRENGTH | 1 << CHANGE | 1 << FAITH | 1 << CUNNING;
-    /// (d) while building Shrines.
-    pub const SHRINES: u16 = 1 << FAITH;
-}
 
 /// Cards asked for at setup: none, a count drawn from the seed, or by index.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]

@@ -72,7 +72,7 @@ impl SearchGame for State {
         let mut buf = ActionList::default();
         if matches!(cfg.rollout, Rollout::Policy { .. }) {
             // The rollout policy never activates a Spirit: nor need the turn ask.
-            self.passive = true;
+            self.never_activate();
         }
         let mut steps = 0u32;
         while !State::is_over(self) {

@@ -5,8 +5,9 @@ use crate::action::{Action, ActionList};
 use crate::error::Error;
 use crate::layout::{MAX_COLS, SPACES};
 use crate::realm::CELLS;
-use crate::grid::{count16, Ranked16, RankedGrid};
-use crate::tile::Tile;
+use crate::action::ActionKind;
+use crate::grid::{count16, Grid, Ranked16, RankedGrid};
+use crate::tile::{Tile, TileType};
 
 impl State {
     pub fn legal_actions(&self) -> ActionList {
@@ -156,6 +157,8 @@ impl State {
         }
     }
 
+    // Out of line: the closed-form picks of `legal_pick` are the hot path.
+    #[inline(never)]
     fn legal_into(&self, out: &mut ActionList, spirits: bool) {
         out.clear();
         match self.phase {
@@ -196,22 +199,96 @@ impl State {
     /// R-ACT-1..3 first pick: an Available tile on the top floor; R-ACT-5 Summon;
     /// Spirits (R-SPIRIT-2). A pending Elegance pick is the only choice.
     fn legal_first_picks(&self, out: &mut ActionList, spirits: bool) {
-        let c = &self.castle;
-        if self.tc.must_elegance {
-            c.elegance_first_picks().for_each(|s| out.push(Action::Take(s as u8)));
-            return;
-        }
-        if !self.tc.elegance {
-            // The base game's case, the hottest of the core: a few shifts.
-            c.top_floor_available().for_each(|s| out.push(Action::Take(s as u8)));
-        } else {
-            c.top_floor_available().union(&c.elegance_first_picks()).for_each(|s| out.push(Action::Take(s as u8)));
-        }
-        if self.can_summon() {
+        self.take_spaces().for_each(|s| out.push(Action::Take(s as u8)));
+        if self.summon_legal() {
             out.push(Action::Summon);
         }
         if spirits && self.spirits != 0 {
             self.legal_activations(out);
+        }
+    }
+
+    /// The castle spaces a `TAKE` may name now: the one check of picks that
+    /// the listing, [`State::is_legal`] and the reasons share. R-ACT-1..3
+    /// (the first pick on the top floor, the second identical and
+    /// Available, with room for 2, R-PLACE-2), widened by Elegance, or the
+    /// second pick of Deception or Deep.
+    pub(crate) fn take_spaces(&self) -> Grid {
+        use super::spirit::Second;
+        let c = &self.castle;
+        let mut out = Grid::EMPTY;
+        match (self.phase, self.tc.second) {
+            (Phase::Action, _) if self.tc.must_elegance => return c.elegance_first_picks(),
+            // The base game's case, the hottest of the core: a few shifts.
+            (Phase::Action, _) if !self.tc.elegance => return c.top_floor_available(),
+            (Phase::Action, _) => return c.top_floor_available().union(&c.elegance_first_picks()),
+            (Phase::Complete, Second::Deception) => self.deception_candidates().into_iter().flatten().for_each(|s| out.set(s)),
+            (Phase::Complete, Second::Deep) => {
+                let ty = self.held[0].tile_type();
+                for t in Tile::all().filter(|t| t.tile_type() == ty) {
+                    c.tops_of(t, |s| {
+                        if self.pickable(s) {
+                            out.set(s);
+                        }
+                    });
+                }
+            }
+            (Phase::Complete, Second::Identical) if self.mover_free() >= 2 => {
+                let first = self.held[0];
+                if self.tc.must_elegance {
+                    c.tops_of(first, |s| {
+                        if self.elegance_only(s) {
+                            out.set(s);
+                        }
+                    });
+                } else if !self.tc.elegance {
+                    // The copies `legal_pick` chooses among, in the same order.
+                    let copies = c.available_copies(first);
+                    for j in (0..Tile::COPIES).filter(|j| copies >> j & 1 != 0) {
+                        out.set(c.copy_space(first, j) as usize);
+                    }
+                } else {
+                    c.tops_of(first, |s| {
+                        if self.pickable(s) {
+                            out.set(s);
+                        }
+                    });
+                }
+            }
+            _ => {}
+        }
+        out
+    }
+
+    /// Free cells of the mover's Realm (R-PLACE-1).
+    fn mover_free(&self) -> u32 {
+        count16(self.players[self.current as usize].realm.placeable())
+    }
+
+    /// R-ACT-5 now: the first pick's decision, no Elegance pick pending.
+    fn summon_legal(&self) -> bool {
+        self.phase == Phase::Action && !self.tc.must_elegance && self.can_summon()
+    }
+
+    /// The Action may be completed by Tile and Shrine or Discard now (no
+    /// Spirit's second pick pending).
+    fn completes(&self) -> bool {
+        self.phase == Phase::Complete && !self.pick_pending()
+    }
+
+    /// R-ACT-2 with R-PLACE-2: a Shrine in the general pool, a cell for the tile.
+    fn take_shrine_legal(&self) -> bool {
+        self.completes() && self.general_shrines > 0 && self.mover_free() >= 1
+    }
+
+    /// `DONE` ends an optional step: the Shrine step, the decision points
+    /// after the placements, Wind after its flip, Strength after a move.
+    pub(crate) fn done_legal(&self) -> bool {
+        match self.phase {
+            Phase::Shrine | Phase::Spirits | Phase::EndTurn => true,
+            Phase::Wind => self.tc.wind_flipped,
+            Phase::Strength => self.tc.moves > 0,
+            _ => false,
         }
     }
 
@@ -224,64 +301,16 @@ impl State {
     /// R-ACT-3, each subject to R-PLACE-2.
     /// With Deception, Deep or Elegance pending, only their second pick.
     fn legal_completions(&self, out: &mut ActionList, spirits: bool) {
-        use super::spirit::Second;
-        let first = self.held[0];
-        let free = self.players[self.current as usize].realm.placeable().count_ones();
-        let c = &self.castle;
-        match self.tc.second {
-            Second::Deception => {
-                for s in self.tc_deception() {
-                    out.push(Action::Take(s as u8));
-                }
-                return;
-            }
-            Second::Deep => {
-                let ty = first.tile_type();
-                c.for_each_space(|s| {
-                    if c.top(s).map(|t| t.tile_type()) == Some(ty) && self.pickable(s) {
-                        out.push(Action::Take(s as u8));
-                    }
-                });
-                return;
-            }
-            Second::Identical => {}
-        }
-        if self.tc.must_elegance {
-            if free >= 2 {
-                c.tops_of(first, |s| {
-                    if self.elegance_only(s) {
-                        out.push(Action::Take(s as u8));
-                    }
-                });
-            }
-            return;
-        }
-        if free >= 2 && !self.tc.elegance {
-            // The copies `legal_pick` chooses among, in the same order.
-            let copies = c.available_copies(first);
-            for j in 0..Tile::COPIES {
-                if copies >> j & 1 != 0 {
-                    out.push(Action::Take(c.copy_space(first, j)));
-                }
-            }
-        } else if free >= 2 {
-            c.tops_of(first, |s| {
-                if self.pickable(s) {
-                    out.push(Action::Take(s as u8));
-                }
-            });
-        }
-        if self.general_shrines > 0 && free >= 1 {
+        self.take_spaces().for_each(|s| out.push(Action::Take(s as u8)));
+        if self.take_shrine_legal() {
             out.push(Action::TakeShrine);
         }
-        out.push(Action::Discard);
+        if self.completes() {
+            out.push(Action::Discard);
+        }
         if spirits && self.spirits != 0 {
             self.legal_activations(out);
         }
-    }
-
-    fn tc_deception(&self) -> impl Iterator<Item = usize> {
-        self.deception_candidates().into_iter().flatten()
     }
 
     /// R-PLACE-1 with R-PLACE-3: when two identical tiles are placed, the first
@@ -328,57 +357,41 @@ impl State {
         cells & !p.realm.shrines() & p.realm.face_down()
     }
 
-    /// Whether `a` is in [`State::legal_actions`], decided without listing
-    /// them in the phases of a game without Spirits (every Python `apply`
-    /// asks).
+    /// Whether `a` is in [`State::legal_actions`]: one check per kind of
+    /// action, the masks the listing is made from (every Python `apply` asks).
     pub fn is_legal(&self, a: Action) -> bool {
-        let plain = self.spirits == 0;
-        let c = &self.castle;
-        let free = || count16(self.players[self.current as usize].realm.placeable());
-        match (self.phase, a) {
-            (Phase::GameOver, _) => false,
-            (Phase::Cunning, _) => self.legal_actions().contains(a),
-            (_, Action::Spirit { card, pay }) => self.activation_legal(card, pay),
-            (Phase::Place, Action::Place(cell)) => (cell as usize) < CELLS && self.placement_cells() >> cell & 1 != 0,
-            (Phase::Place, _) if plain => false,
-            (Phase::Action, Action::Take(s)) if plain => (s as usize) < SPACES && c.top_floor_available().contains(s as usize),
-            (Phase::Action, Action::Summon) if plain => self.can_summon(),
-            (Phase::Action, _) if plain => false,
-            (Phase::Complete, Action::Take(s)) if plain => {
-                (s as usize) < SPACES && c.top_is(s as usize, self.held[0]) && c.is_available(s as usize) && free() >= 2
+        let cell = |m: u16, c: u8| (c as usize) < CELLS && m >> c & 1 != 0;
+        match a {
+            Action::Take(s) => (s as usize) < SPACES && self.take_spaces().contains(s as usize),
+            Action::Summon => self.summon_legal(),
+            Action::TakeShrine => self.take_shrine_legal(),
+            Action::Discard => self.completes(),
+            Action::Place(c) => self.phase == Phase::Place && cell(self.placement_cells(), c),
+            Action::Shrine(c) => self.phase == Phase::Shrine && cell(self.shrine_cells(), c),
+            Action::Done => self.done_legal(),
+            Action::Spirit { card, pay } if self.phase == Phase::Cunning => {
+                card == crate::cards::spirit::CUNNING
+                    && match pay {
+                        Some(c) => cell(self.follow_up_cells(ActionKind::Spirit), c),
+                        None => self.players[self.current as usize].shrine_pool > 0,
+                    }
             }
-            (Phase::Complete, Action::TakeShrine) if plain => self.general_shrines > 0 && free() >= 1,
-            (Phase::Complete, Action::Discard) if plain => true,
-            (Phase::Complete, _) if plain => false,
-            (Phase::Shrine, Action::Shrine(cell)) if plain => (cell as usize) < CELLS && self.shrine_cells() >> cell & 1 != 0,
-            (Phase::Shrine, Action::Done) if plain => true,
-            (Phase::Shrine, _) if plain => false,
-            _ => self.legal_actions().contains(a),
+            Action::Spirit { card, pay } => self.activation_legal(card, pay),
+            Action::Destroy(s) => self.phase == Phase::Destroy && (s as usize) < SPACES && self.castle.available().contains(s as usize),
+            Action::Flip(c) | Action::ShrineFrom(c) | Action::ShrineTo(c) | Action::MoveFrom(c) | Action::MoveTo(c) | Action::Set(c) => {
+                cell(self.follow_up_cells(a.kind()), c)
+            }
+            Action::Change { cell: c, ty } => {
+                cell(self.follow_up_cells(ActionKind::Change), c) && (ty as usize) < TileType::COUNT && self.change_types(c as usize) >> ty & 1 != 0
+            }
         }
     }
 
     /// Why `a` is not legal now, in a player's words.
     pub(crate) fn illegal_reason(&self, a: Action) -> String {
-        use crate::action::ActionKind as K;
         let p = &self.players[self.current as usize];
         let kind = a.kind();
-        let expected = match self.phase {
-            Phase::Action => "TAKE (first tile) or SUMMON",
-            Phase::Complete => "TAKE (second tile), TAKE_SHRINE or DISCARD",
-            Phase::Place => "PLACE or SPIRIT",
-            Phase::Shrine => "SHRINE or DONE",
-            Phase::GameOver => "nothing: the game is over",
-            Phase::Spirits => "SPIRIT or DONE",
-            Phase::Destroy => "DESTROY",
-            Phase::Wind => "FLIP, SHRINE_FROM or DONE",
-            Phase::WindTo => "SHRINE_TO",
-            Phase::Strength => "MOVE_FROM or DONE",
-            Phase::StrengthTo => "MOVE_TO",
-            Phase::Set => "SET",
-            Phase::Change => "CHANGE",
-            Phase::Cunning => "SPIRIT (Cunning)",
-            Phase::EndTurn => "SPIRIT or DONE",
-        };
+        let expected = self.phase.expects();
         if let Action::Spirit { card, .. } = a {
             let Some(name) = crate::cards::SPIRITS.get(card as usize).copied() else {
                 return format!("there is no Spirit card {card}");
@@ -394,24 +407,12 @@ impl State {
                 )
             };
         }
-        let fits = matches!(
-            (self.phase, kind),
-            (Phase::Action, K::Take | K::Summon)
-                | (Phase::Complete, K::Take | K::TakeShrine | K::Discard)
-                | (Phase::Place, K::Place)
-                | (Phase::Shrine, K::Shrine | K::Done)
-        );
-        let follow_up = matches!(
-            (self.phase, kind),
-            (Phase::Spirits | Phase::EndTurn, K::Done)
-                | (Phase::Destroy, K::Destroy)
-                | (Phase::Wind, K::Flip | K::ShrineFrom | K::Done)
-                | (Phase::WindTo, K::ShrineTo)
-                | (Phase::Strength, K::MoveFrom | K::Done)
-                | (Phase::StrengthTo, K::MoveTo)
-                | (Phase::Set, K::Set)
-                | (Phase::Change, K::Change)
-        );
+        // The phase's own kinds (`Phase::kinds`): inside a Spirit's effect
+        // (or after the placements) a wrong choice of the right kind is not
+        // one of the Spirit's choices; elsewhere the reasons below say why.
+        let takes = self.phase.kinds().contains(&kind);
+        let follow_up = takes && self.phase.is_spirit_phase();
+        let fits = takes && !follow_up;
         if follow_up {
             return format!("{a} is not one of this Spirit's choices now (docs/cards.md)");
         }

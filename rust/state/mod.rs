@@ -14,7 +14,7 @@ use crate::castle::Castle;
 use crate::error::Error;
 use crate::layout::Layout;
 use crate::realm::{ConsolidatedSet, Realm};
-use crate::action::Action;
+use crate::action::{Action, ActionKind};
 use crate::tile::{Tile, TileType};
 
 pub const MAX_PLAYERS: usize = 4;
@@ -113,6 +113,54 @@ impl Phase {
             Phase::EndTurn => "END_TURN",
         }
     }
+    /// The kinds of decision this phase takes, activations aside (every
+    /// decision point adds them, R-SPIRIT-2): the one table the legality
+    /// check and the reasons of an illegal action read.
+    pub const fn kinds(self) -> &'static [ActionKind] {
+        use ActionKind as K;
+        match self {
+            Phase::Action => &[K::Take, K::Summon],
+            Phase::Complete => &[K::Take, K::TakeShrine, K::Discard],
+            Phase::Place => &[K::Place],
+            Phase::Shrine => &[K::Shrine, K::Done],
+            Phase::GameOver => &[],
+            Phase::Spirits | Phase::EndTurn => &[K::Done],
+            Phase::Destroy => &[K::Destroy],
+            Phase::Wind => &[K::Flip, K::ShrineFrom, K::Done],
+            Phase::WindTo => &[K::ShrineTo],
+            Phase::Strength => &[K::MoveFrom, K::Done],
+            Phase::StrengthTo => &[K::MoveTo],
+            Phase::Set => &[K::Set],
+            Phase::Change => &[K::Change],
+            Phase::Cunning => &[K::Spirit],
+        }
+    }
+
+    /// What the phase expects, in an illegal action's reason.
+    pub const fn expects(self) -> &'static str {
+        match self {
+            Phase::Action => "TAKE (first tile) or SUMMON",
+            Phase::Complete => "TAKE (second tile), TAKE_SHRINE or DISCARD",
+            Phase::Place => "PLACE",
+            Phase::Shrine => "SHRINE or DONE",
+            Phase::GameOver => "nothing: the game is over",
+            Phase::Spirits | Phase::EndTurn => "SPIRIT or DONE",
+            Phase::Destroy => "DESTROY",
+            Phase::Wind => "FLIP, SHRINE_FROM or DONE",
+            Phase::WindTo => "SHRINE_TO",
+            Phase::Strength => "MOVE_FROM or DONE",
+            Phase::StrengthTo => "MOVE_TO",
+            Phase::Set => "SET",
+            Phase::Change => "CHANGE",
+            Phase::Cunning => "SPIRIT (Cunning)",
+        }
+    }
+
+    /// A phase inside a Spirit's effect (or the two that only a Spirit opens).
+    pub const fn is_spirit_phase(self) -> bool {
+        !matches!(self, Phase::Action | Phase::Complete | Phase::Place | Phase::Shrine | Phase::GameOver)
+    }
+
     /// Position in [`Phase::ALL`] (the declaration order).
     pub const fn index(self) -> usize {
         self as usize
@@ -256,9 +304,8 @@ impl State {
     /// (the search's rollouts): no activation is offered from now on, and
     /// the turn skips the decision points where that player would only say
     /// `done`. Scores and every other decision are the same.
-    pub fn never_activating(mut self) -> State {
+    pub fn never_activate(&mut self) {
         self.passive = true;
-        self
     }
 
     /// Players with a Realm and a score (1 in solo).

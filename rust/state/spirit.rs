@@ -9,7 +9,7 @@
 //! whose tile the condition rests on (`docs/design.md`).
 
 use super::{Phase, State, MAX_SETS};
-use crate::action::{Action, ActionList};
+use crate::action::{Action, ActionKind, ActionList};
 use crate::cards::spirit::*;
 use crate::layout::{MAX_COLS, MAX_ROWS};
 use crate::realm::{flood, groups_of, neighbours, set_vp, with_another, ConsolidatedSet, Realm, CELLS};
@@ -115,11 +115,6 @@ impl Offered {
         unreachable!("an activation beyond those offered")
     }
 }
-
-/// Spirits that need a pick still to come (Elegance) or are the second pick
-/// of a Pair (Deception, Deep).
-const PICKS: u16 = 1 << ELEGANCE | 1 << DECEPTION | 1 << DEEP;
-const SECOND_PICKS: u16 = 1 << DECEPTION | 1 << DEEP;
 
 /// The cells of a mask, lowest first.
 #[inline]
@@ -557,47 +552,68 @@ impl State {
 
     // ------------------------------------------------------------ legal follow-ups
 
-    pub(crate) fn legal_follow_ups(&self, out: &mut ActionList) {
+    /// The Realm cells a follow-up of `kind` may name now, 0 outside its
+    /// phase: the one check the listing, `is_legal` and the reasons share.
+    /// (`CHANGE` also names a type, [`State::change_types`]; Cunning's
+    /// activation in `CUNNING` pays with these cells or a Shrine.)
+    pub(crate) fn follow_up_cells(&self, kind: ActionKind) -> u16 {
+        use ActionKind as K;
         let realm = self.mover_realm();
-        let cells = |m: u16, out: &mut ActionList, f: fn(u8) -> Action| {
-            for c in cells_of(m) {
+        let lifted = 1u16 << self.tc.lifted;
+        match (self.phase, kind) {
+            // Wind: the flip comes first, at most one.
+            (Phase::Wind, K::Flip) if !self.tc.wind_flipped => realm.face_up(),
+            (Phase::Wind, K::ShrineFrom) => realm.movable_shrines(),
+            (Phase::WindTo, K::ShrineTo) => realm.shrine_spots() & !lifted,
+            (Phase::Strength, K::MoveFrom) => realm.strength_sources(self.last_moved()),
+            (Phase::StrengthTo, K::MoveTo) => realm.placeable() & !lifted,
+            (Phase::Set, K::Set) if self.tc.set_card == BEAUTY => realm.beauty_groups(),
+            (Phase::Set, K::Set) => realm.cunning_groups(),
+            (Phase::Change, K::Change) => cells_of(realm.special_up()).filter(|&c| self.change_types(c) != 0).fold(0, |m, c| m | 1 << c),
+            // Cunning's payment for Change's group of 3: a tile outside it.
+            (Phase::Cunning, K::Spirit) => realm.face_up() & !self.tc.pending,
+            _ => 0,
+        }
+    }
+
+    /// The types (a bit per [`TileType`] index) Change may turn the Special
+    /// tile of `cell` into now.
+    pub(crate) fn change_types(&self, cell: usize) -> u8 {
+        let realm = self.mover_realm();
+        let pool = self.players[self.current as usize].shrine_pool;
+        (0..TileType::COUNT).filter(|&t| self.change_group(realm, pool, cell, t).is_some()).fold(0, |m, t| m | 1 << t)
+    }
+
+    pub(crate) fn legal_follow_ups(&self, out: &mut ActionList) {
+        use ActionKind as K;
+        let push = |kind: K, out: &mut ActionList, f: fn(u8) -> Action| {
+            for c in cells_of(self.follow_up_cells(kind)) {
                 out.push(f(c as u8));
             }
         };
         match self.phase {
             Phase::Destroy => self.castle.available().for_each(|s| out.push(Action::Destroy(s as u8))),
-            Phase::Wind => {
-                if self.tc.wind_flipped {
-                    out.push(Action::Done);
-                } else {
-                    cells(realm.face_up(), out, Action::Flip);
-                }
-                cells(realm.movable_shrines(), out, Action::ShrineFrom);
-            }
-            Phase::WindTo => cells(realm.shrine_spots() & !(1 << self.tc.lifted), out, Action::ShrineTo),
-            Phase::Strength => {
-                if self.tc.moves > 0 {
+            Phase::Wind | Phase::Strength => {
+                if self.done_legal() {
                     out.push(Action::Done);
                 }
-                cells(realm.strength_sources(self.last_moved()), out, Action::MoveFrom);
+                push(K::Flip, out, Action::Flip);
+                push(K::ShrineFrom, out, Action::ShrineFrom);
+                push(K::MoveFrom, out, Action::MoveFrom);
             }
-            Phase::StrengthTo => cells(realm.placeable() & !(1 << self.tc.lifted), out, Action::MoveTo),
-            Phase::Set => {
-                let m = if self.tc.set_card == BEAUTY { realm.beauty_groups() } else { realm.cunning_groups() };
-                cells(m, out, Action::Set);
-            }
+            Phase::WindTo => push(K::ShrineTo, out, Action::ShrineTo),
+            Phase::StrengthTo => push(K::MoveTo, out, Action::MoveTo),
+            Phase::Set => push(K::Set, out, Action::Set),
             Phase::Change => {
-                let pool = self.players[self.current as usize].shrine_pool;
-                for c in cells_of(realm.special_up()) {
-                    for t in 0..TileType::COUNT {
-                        if self.change_group(realm, pool, c, t).is_some() {
-                            out.push(Action::Change { cell: c as u8, ty: t as u8 });
-                        }
+                for c in cells_of(self.follow_up_cells(K::Change)) {
+                    let types = self.change_types(c);
+                    for t in (0..TileType::COUNT).filter(|t| types >> t & 1 != 0) {
+                        out.push(Action::Change { cell: c as u8, ty: t as u8 });
                     }
                 }
             }
             Phase::Cunning => {
-                cells(realm.face_up() & !self.tc.pending, out, |c| Action::Spirit { card: CUNNING, pay: Some(c) });
+                push(K::Spirit, out, |c| Action::Spirit { card: CUNNING, pay: Some(c) });
                 if self.players[self.current as usize].shrine_pool > 0 {
                     out.push(Action::Spirit { card: CUNNING, pay: None });
                 }

@@ -490,7 +490,7 @@ class Game:
     #: What each phase expects, in the words of an illegal action's reason.
     EXPECTED_TEXT = {
         Phase.ACTION: "TAKE (first tile) or SUMMON", Phase.COMPLETE: "TAKE (second tile), TAKE_SHRINE or DISCARD",
-        Phase.PLACE: "PLACE or SPIRIT", Phase.SHRINE: "SHRINE or DONE", Phase.GAME_OVER: "nothing: the game is over",
+        Phase.PLACE: "PLACE", Phase.SHRINE: "SHRINE or DONE", Phase.GAME_OVER: "nothing: the game is over",
         Phase.SPIRITS: "SPIRIT or DONE", Phase.DESTROY: "DESTROY", Phase.WIND: "FLIP, SHRINE_FROM or DONE",
         Phase.WIND_TO: "SHRINE_TO", Phase.STRENGTH: "MOVE_FROM or DONE", Phase.STRENGTH_TO: "MOVE_TO",
         Phase.SET: "SET", Phase.CHANGE: "CHANGE", Phase.CUNNING: "SPIRIT (Cunning)", Phase.END_TURN: "SPIRIT or DONE",
