@@ -3,6 +3,7 @@ of hidden information, and strength (docs/search.md, README "Search").
 
     python3 benches/search.py                 # speed figures, about 2 minutes
     python3 benches/search.py --strength      # plus the strength runs (long: ~40 min on 2 cores)
+    python3 benches/search.py --cards-only    # the standard game's search speed against the base game's
 
 Speeds are reported as best and median of several runs; ratios are measured
 side by side in the same run. Strength is measured in iterations per decision,
@@ -68,6 +69,30 @@ def speed(repeats: int, out) -> None:
     out("")
 
 
+def cards(repeats: int, out, deals: int = 8) -> None:
+    """The standard game (one Spirit and one Dragon, drawn from the seed)
+    against the base game on the same deal: MCTS iterations per second on
+    one thread, from the opening and after 60 random decisions, each pair
+    side by side in the same run."""
+    out("## The standard game's search (1 Spirit + 1 Dragon) / the base game's, 1 thread, tuned rollouts")
+    out("")
+    for name, steps in (("opening", 0), ("mid game", 60)):
+        ratios = []
+        for seed in range(1, deals + 1):
+            base = position(dc, 2, seed, steps)
+            card = position(dc, 2, seed, steps, spirits=1, dragons=1)
+            if len(base.legal_actions()) < 2 or len(card.legal_actions()) < 2:
+                continue  # nothing to search
+            a = mcts_rate(base, 1, iterations=10_000, repeats=repeats)
+            b = mcts_rate(card, 1, iterations=10_000, repeats=repeats)
+            ratios.append(statistics.median(b) / statistics.median(a))
+            out(f"- {name}, deal {seed}, {card.spirits[0]} + {card.dragons[0]}: base {best_median(a)}; "
+                f"cards {best_median(b)}; ratio {ratios[-1]:.2f} (medians)")
+        out(f"- {name}: ratio over {len(ratios)} deals: geometric mean {statistics.geometric_mean(ratios):.2f}, "
+            f"min {min(ratios):.2f}, max {max(ratios):.2f}")
+    out("")
+
+
 def strength(threads: int, out, games2: int, games34: int, solo_seeds: int, solo_iterations: int) -> None:
     out("## Strength (iterations per decision; decisions with one legal action are not searched)")
     out("")
@@ -98,6 +123,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--repeats", type=int, default=5)
     p.add_argument("--strength", action="store_true", help="also run the strength games (long)")
     p.add_argument("--no-speed", action="store_true", help="skip the speed figures")
+    p.add_argument("--cards-only", action="store_true", help="only the standard game's search against the base game's")
     p.add_argument("--threads", type=int, default=2, help="games at once in the strength runs")
     p.add_argument("--games2", type=int, default=200)
     p.add_argument("--games34", type=int, default=60)
@@ -114,8 +140,12 @@ def main(argv: list[str] | None = None) -> int:
     out(f"# benches/search.py on {platform.machine()} {platform.system()}, {os.cpu_count()} cores, "
         f"Python {platform.python_version()}, dragoncastle {dc.__version__}")
     out("")
+    if args.cards_only:
+        cards(args.repeats, out)
+        return 0
     if not args.no_speed:
         speed(args.repeats, out)
+        cards(args.repeats, out)
     if args.strength:
         strength(args.threads, out, args.games2, args.games34, args.solo_seeds, args.solo_iterations)
     return 0

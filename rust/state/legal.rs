@@ -39,7 +39,7 @@ impl State {
         // Without Spirit cards no Spirit flag is ever set and no activation is listed.
         let plain = self.spirits == 0;
         // Elegance widens the picks and a pending pick is all there is: listed.
-        let closed = plain || !(self.tc.elegance || self.pick_pending());
+        let closed = || !(self.tc.elegance || self.pick_pending());
         match self.phase {
             Phase::Action if plain => {
                 let (takes, summon) = self.first_pick_choices();
@@ -49,7 +49,7 @@ impl State {
                 }
                 Some(Self::nth_first_pick(&takes, draw(n)))
             }
-            Phase::Action if closed => {
+            Phase::Action if closed() => {
                 let (takes, summon) = self.first_pick_choices();
                 let base = takes.count() as usize + summon as usize;
                 let offered = self.offered();
@@ -61,7 +61,7 @@ impl State {
                 let k = draw(pairs.count() as usize + shrine as usize + 1);
                 Some(self.nth_completion(&pairs, shrine, k))
             }
-            Phase::Complete if closed => {
+            Phase::Complete if closed() => {
                 let (pairs, shrine) = self.completion_choices();
                 let base = pairs.count() as usize + shrine as usize + 1;
                 let offered = self.offered();
