@@ -142,14 +142,23 @@ fn payers_keeping(classes: &[u16], sizes: std::ops::RangeInclusive<u32>) -> (u16
         return (0, false);
     }
     let mut found = [0u8; TileType::COUNT]; // groups of a size wanted, per class
+    let mut bigger = false; // a group too big, which a payment may split
     for (k, &m) in classes.iter().enumerate() {
-        if m.count_ones() >= min {
-            found[k] = groups_of(m, sizes.clone()).count_ones() as u8;
+        if m.count_ones() < min {
+            continue;
+        }
+        let mut left = m;
+        while left != 0 {
+            let g = flood(left & left.wrapping_neg(), left);
+            left &= !g;
+            let size = g.count_ones();
+            found[k] += u8::from(sizes.contains(&size));
+            bigger |= size > *sizes.end();
         }
     }
     let classes_with = found.iter().filter(|&&f| f > 0).count();
     // Without a group, only splitting a bigger one can leave one.
-    if classes_with == 0 && sizes.end() >= &(CELLS as u32) {
+    if classes_with == 0 && !bigger {
         return (0, false);
     }
     let members = classes.iter().fold(0, |a, &m| a | m);
@@ -257,8 +266,6 @@ impl State {
                     nums[1..].iter().any(|&m| m.count_ones() >= 4 && groups_of(m, 4..=16) != 0)
                 }
             }
-            // A payment may also leave a group of 3 of a bigger group.
-            CUNNING if p.shrine_pool > 0 && realm.types_with_groups(3..=3) != 0 => true,
             _ => self.payments(card, phase) != (0, false),
         }
     }
@@ -371,10 +378,12 @@ impl State {
 
     /// Whether the mover's Realm holds no face-up group of >= 4 at a decision
     /// point of `phase`: only a placement's group waits for Consolidation,
-    /// between the placements or in `SPIRITS` (`State::validate` checks the rest).
+    /// between the placements or in `SPIRITS` (`State::validate` checks the
+    /// rest), and there the Realm is looked at.
     #[inline]
     fn settled(&self, phase: Phase) -> bool {
-        phase != Phase::Spirits && !(self.held_len == 2 && self.placed == 1)
+        (phase != Phase::Spirits && !(self.held_len == 2 && self.placed == 1))
+            || self.mover_realm().types_with_groups(4..=16) == 0
     }
 
     /// Change's payments in a settled Realm (no face-up group of >= 4): a
@@ -410,7 +419,11 @@ impl State {
                 if g.count_ones() >= 4 || cunning && (pool >= 1 || outside.count_ones() >= 2) {
                     cells |= outside;
                 }
-                // A tile of the group shrinks it, or splits it.
+                // A tile of the group shrinks it, or splits it (a group of
+                // exactly 4 then has 3: too few without Cunning).
+                if !cunning && g.count_ones() == 4 {
+                    continue;
+                }
                 for c in cells_of(g & up & !(cells | 1 << s)) {
                     let b = 1u16 << c;
                     if enough(flood(1 << s, (of & !b) | 1 << s), up & !b, pool) {
