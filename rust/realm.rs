@@ -271,30 +271,14 @@ impl Realm {
         self.occupied() & !self.face_up
     }
 
-    /// Face-up Faction tiles numbered `n` (Spirit of Beauty).
-    pub fn numbered(&self, n: u8) -> u16 {
-        let mut m = 0u16;
-        let mut up = self.face_up;
-        while up != 0 {
-            let c = up.trailing_zeros() as usize;
-            if self.top[c].number() == Some(n) {
-                m |= 1 << c;
-            }
-            up &= up - 1;
-        }
-        m
-    }
-
     /// Face-up Faction tiles by number (index 1..=6; 0 unused), in one pass
     /// (Spirit of Beauty).
     pub fn by_number(&self) -> [u16; 7] {
         let mut m = [0u16; 7];
-        let mut up = self.by_type[0] | self.by_type[1] | self.by_type[2];
+        let mut up = self.faction_up();
         while up != 0 {
             let c = up.trailing_zeros() as usize;
-            if let Some(n) = self.top[c].number() {
-                m[n as usize] |= 1 << c;
-            }
+            m[self.faction_number(c) as usize] |= 1 << c;
             up &= up - 1;
         }
         m
