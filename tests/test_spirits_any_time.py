@@ -132,9 +132,13 @@ def test_wind_at_each_decision_point(dc, tr, point):
         assert g.phase.name == phase and g.current_player == 0 and g.held_tiles == held
         after = tr.legal(g)
         if point == "PLACE-before":
-            # Two identical tiles: the first never goes on the highest free cell (R-PLACE-3).
-            assert without_spirits(before) == cell_texts("place", WINDS_FREE - {(3, 2)})
+            # Two identical tiles (R-PLACE-3): while Wind may still come between the
+            # placements each may go on any free cell; once it is used the two orders
+            # are one move, and the first never goes on the highest free cell, (3,3)
+            # now that it is face down.
+            assert without_spirits(before) == cell_texts("place", WINDS_FREE)
             assert after == cell_texts("place", WINDS_FREE)
+            assert_illegal(dc, g, "place 3,3")
         elif point == "PLACE-between":
             assert without_spirits(before) == cell_texts("place", WINDS_FREE - {(0, 3)})
             assert after == cell_texts("place", (WINDS_FREE - {(0, 3)}) | {(3, 3)})
@@ -424,25 +428,25 @@ def test_the_base_game_never_sees_spirits_or_end_turn(dc, tr, players, seed):
 
 def test_a_spirit_between_identical_placements_lifts_the_order(dc, tr):
     """R-SPIRIT-2, R-PLACE-3 [ruling] (docs/cards.md "Two identical tiles"): two
-    identical tiles are placed lower cell first, so the second cannot go on a cell
-    before the first's; a Spirit activated between the two placements makes the two
-    orders different moves, and the second may go on any free cell, (0,0) included. A
-    Spirit activated before the first placement does not."""
+    identical tiles are one move in either order, listed once lower cell first, only
+    while no Spirit could come between the placements. With Destruction unused, each
+    tile may go on any free cell (a Spirit may come between, so the orders differ);
+    once it is used before the first placement, the first never goes on the highest
+    free cell and the second only above the first."""
     b = Builder(dc, ["Me1", "Me1"], spirits=["destruction"])
     g = b.g
     tr.apply(g, f"take {space(0)}", f"take {space(1)}")
     assert g.phase.name == "PLACE" and g.shrine_pool(0) == 1
     first = tr.legal(g)
-    # The first never goes on the highest free cell (3,3).
-    assert first == cell_texts("place", set(ALL_CELLS) - {(3, 3)}) + ["spirit destruction shrine"]
+    # Destruction may still come between: the first may go on the highest free cell (3,3).
+    assert first == cell_texts("place", ALL_CELLS) + ["spirit destruction shrine"]
     early = g.clone()
     tr.apply(g, "place 1,1")
-    after_first = cell_texts("place", [c for c in ALL_CELLS if c > (1, 1)])
-    # The placed tile may pay too (alone on its cell: paying frees the cell, R-PLACE-2).
-    assert tr.legal(g) == after_first + ["spirit destruction 1,1", "spirit destruction shrine"]
+    # The second may go below the first; the placed tile may pay too (alone on its
+    # cell: paying frees the cell, R-PLACE-2).
+    assert tr.legal(g) == cell_texts("place", set(ALL_CELLS) - {(1, 1)}) + ["spirit destruction 1,1", "spirit destruction shrine"]
     plain = g.clone()
-    assert_illegal(dc, plain, "place 0,0", "place 1,0")
-    plain.apply("place 2,2")
+    plain.apply("place 0,0")
     assert plain.phase.name == "SPIRITS"  # Destruction is still unused
 
     tr.apply(g, "spirit destruction shrine", f"destroy {space(30)}")
@@ -453,14 +457,16 @@ def test_a_spirit_between_identical_placements_lifts_the_order(dc, tr):
     assert g.current_player == 1
     assert g.realm(0).top((0, 0)) == up(dc, "Me1") and g.realm(0).top((1, 1)) == up(dc, "Me1")
 
-    # Before the first placement the Spirit changes nothing of the order.
+    # Destruction used before the first placement: no Spirit can come between any
+    # more, so the two orders are one move, lower cell first.
     early.apply("spirit destruction shrine")
     early.apply(f"destroy {space(30)}")
-    assert early.phase.name == "PLACE" and texts(early) == without_spirits(first)
+    assert early.phase.name == "PLACE" and texts(early) == cell_texts("place", set(ALL_CELLS) - {(3, 3)})
     assert early.observation(0)["spirit_between_placements"] is False
+    assert_illegal(dc, early, "place 3,3")
     early.apply("place 1,1")
-    assert texts(early) == after_first
-    assert_illegal(dc, early, "place 0,0")
+    assert texts(early) == cell_texts("place", [c for c in ALL_CELLS if c > (1, 1)])
+    assert_illegal(dc, early, "place 0,0", "place 1,0")
 
 
 # ---------------------------------------------------------------- sets between the placements
@@ -539,8 +545,9 @@ def test_no_shrine_between_the_placements_that_leaves_no_cell_for_the_second_til
     hand"), R-PLACE-1/2, R-SHRINE-1: three Dragons Consolidated by Cunning before the
     Action get 2 Shrines; (3,3), the third, stays face down without one. Between the
     placements of a Pair it is the only free cell: Faith's extra Shrine paid with a
-    Shrine cannot go there (the second tile would have no cell), so play returns to the
-    placement; paid with a tile alone on its cell (which frees that cell) it can."""
+    Shrine could not go there (the second tile would have no cell), so that payment is
+    not offered (R-SPIRIT-1); paid with a tile alone on its cell (which frees that
+    cell) it can."""
     layout = {(0, 1): "Me1", (0, 2): "So1", (0, 3): "Fa1", (1, 0): "So2", (1, 1): "Fa2", (1, 2): "Me2",
               (1, 3): "So3", (2, 0): "Fa3", (2, 1): "Me3", (2, 2): "So4", (2, 3): "Fa4", (3, 0): "Me4",
               (3, 1): "Dr1", (3, 2): "Dr2", (3, 3): "Dr3"}
@@ -554,15 +561,16 @@ def test_no_shrine_between_the_placements_that_leaves_no_cell_for_the_second_til
     tr.apply(g, "shrine 3,1", "shrine 3,2")
     assert g.phase.name == "ACTION" and g.realm(0).placeable() == [(0, 0), (3, 3)]
     tr.apply(g, f"take {space(15)}", f"take {space(16)}")
-    assert g.phase.name == "PLACE" and without_spirits(tr.legal(g)) == ["place 0,0"]
+    # Faith may still come between the placements: both orders are listed (R-PLACE-3).
+    assert g.phase.name == "PLACE" and without_spirits(tr.legal(g)) == ["place 0,0", "place 3,3"]
     tr.apply(g, "place 0,0")
     legal = tr.legal(g)
-    assert without_spirits(legal) == ["place 3,3"] and "spirit faith shrine" in legal
+    # Paid with a Shrine, Faith's extra Shrine could go nowhere (R-SPIRIT-1: an
+    # activation is legal only if its effect can apply): not offered.
+    assert without_spirits(legal) == ["place 3,3"] and "spirit faith shrine" not in legal
+    assert "spirit faith 0,1" in legal
+    assert_illegal(dc, g, "spirit faith shrine", "shrine 3,3")
     by_tile = g.clone()
-    tr.apply(g, "spirit faith shrine")
-    assert g.phase.name == "PLACE" and not g.realm(0).has_shrine((3, 3)) and g.shrine_pool(0) == 12
-    assert tr.legal(g) == ["place 3,3"]
-    assert_illegal(dc, g, "shrine 3,3")
     tr.apply(g, "place 3,3")
     assert g.current_player == 1 and g.realm(0).top((3, 3)) == up(dc, "Se1")
 

@@ -88,8 +88,8 @@ class TileType:
 class Phase:
     """Which decision is pending (``Game.phase``); docs/cards.md lists the turn step by step.
 
-    Members, in index order (``int(member)``, the one-hot position in the
-    observation tensor): ``ACTION`` (first pick or Summon), ``COMPLETE`` (second
+    Members, in index order (``int(member)``; the tensor's phase one-hot
+    covers the first 14, ``END_TURN`` has plane 302): ``ACTION`` (first pick or Summon), ``COMPLETE`` (second
     tile, Shrine or Discard, R-ACT-4), ``PLACE`` (place a collected tile),
     ``SHRINE`` (build Shrines on the sets just consolidated), ``GAME_OVER``, and
     the Spirit card phases ``SPIRITS`` (after the placements, before
@@ -503,9 +503,9 @@ class Game:
         """What ``player`` (default: the player to move) may know, as plain
         Python data (no covered castle tile).
         """
-    def observation_tensor(self, player: Optional[int] = None, version: int = ...) -> npt.NDArray[np.float32]:  # version 2
+    def observation_tensor(self, player: Optional[int] = None, version: int = ...) -> npt.NDArray[np.float32]:  # version 3
         """Float32 planes of shape ``observation_shape(version)``
-        (docs/observation.md); version 1 is the first 247 planes of version 2.
+        (docs/observation.md); each version is the one before with planes appended (version 1: 247, version 2: 302).
         ``player`` defaults to the player to move.
         """
     def compact_observation(self, player: Optional[int] = None) -> npt.NDArray[np.uint8]:
@@ -531,7 +531,7 @@ def dragon_points(card: str, realms: Sequence[Realm], player: int) -> int:
     """Points of Dragon ``card`` for ``realms[player]`` (docs/cards.md); Power
     compares with the neighbouring seats of ``realms``.
     """
-def observation_shape(version: int = ...) -> tuple[int, int, int]:  # version 2
+def observation_shape(version: int = ...) -> tuple[int, int, int]:  # version 3
     """The shape of the observation tensor of layout ``version`` (1, 2 or 3)."""
 def playouts(
     n_games: int,

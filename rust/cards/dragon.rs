@@ -30,31 +30,38 @@ const COL0: u16 = 0x1111;
 /// Points of Dragon `card` for `realms[seat]`; Power compares with the seats
 /// to the left and right in `realms` (R-DRAGON-6).
 pub fn dragon_points(card: u8, realms: &[Realm], seat: usize) -> u32 {
-    let n = realms.len();
-    let rivals = if n < 2 {
-        (None, None)
-    } else {
-        let (left, right) = ((seat + 1) % n, (seat + n - 1) % n);
-        (Some(&realms[left]), if right != left { Some(&realms[right]) } else { None })
-    };
-    points(card, &realms[seat], &Levels::of(&realms[seat]), rivals)
+    points(card, &realms[seat], &Levels::of(&realms[seat]), rivals(seat, realms.len(), |s| &realms[s]))
 }
+
+/// R-DRAGON-6: the Realms Power compares with, the left and the right
+/// neighbour of `seat` among `n` players (one with 2 players, none in solo).
+pub fn rivals<'a>(seat: usize, n: usize, realm: impl Fn(usize) -> &'a Realm) -> (Option<&'a Realm>, Option<&'a Realm>) {
+    if n < 2 {
+        return (None, None);
+    }
+    let (left, right) = ((seat + 1) % n, (seat + n - 1) % n);
+    (Some(realm(left)), if right != left { Some(realm(right)) } else { None })
+}
+
+/// Floors a Realm stack may reach, and one more: no height limit
+/// (R-REALM-1) but the 116 tiles.
+const LEVELS: usize = crate::tile::Tile::TOTAL + 2;
 
 /// The stack heights of a Realm as bitboards: `at_least[k]` holds the cells
 /// whose stack has at least `k` tiles. Most bonuses compare heights of
 /// neighbours, which then takes a few shifts per floor instead of a walk
 /// over cells and their neighbours (the search scores every candidate move).
 pub struct Levels {
-    at_least: [u16; 18],
+    at_least: [u16; LEVELS],
     top: usize,
 }
 
 impl Levels {
     pub fn of(r: &Realm) -> Levels {
-        let mut at_least = [0u16; 18];
+        let mut at_least = [0u16; LEVELS];
         at_least[0] = crate::realm::ALL;
         let mut top = 0;
-        while top < 16 {
+        while top + 1 < LEVELS - 1 {
             let next = r.cells_at_least(top as u8 + 1);
             if next == 0 {
                 break;
@@ -287,7 +294,63 @@ mod tests {
                 2 * symbols.len() as u32
             }
             DEVOTION => shrine_cells().filter(|&c| adjacent(c).any(|n| r.of_type(TileType::Dragon) & (1 << n) != 0)).count() as u32,
-            _ => dragon_points(card, realms, seat),
+            FORTITUDE => shrine_cells().filter(|&c| c / SIDE == 0 || c / SIDE == SIDE - 1 || c % SIDE == 0 || c % SIDE == SIDE - 1).count() as u32,
+            RIGHTEOUSNESS => {
+                let line = |cells: Vec<usize>| {
+                    let k = cells.iter().filter(|&&c| r.has_shrine(c)).count() as u32;
+                    k + if k == SIDE as u32 { 2 } else { 0 }
+                };
+                let row = (0..SIDE).map(|i| line((0..SIDE).map(|j| i * SIDE + j).collect())).max().unwrap();
+                let col = (0..SIDE).map(|j| line((0..SIDE).map(|i| i * SIDE + j).collect())).max().unwrap();
+                row + col
+            }
+            POWER => {
+                // The best group sum per Faction, tile by tile.
+                let totals = |r: &Realm| -> Vec<Option<u32>> {
+                    [TileType::Merchant, TileType::Soldier, TileType::Farmer]
+                        .iter()
+                        .map(|&t| {
+                            let mut left = r.of_type(t);
+                            let mut best = None;
+                            while left != 0 {
+                                let g = flood(left & left.wrapping_neg(), left);
+                                left &= !g;
+                                let sum: u32 = (0..CELLS)
+                                    .filter(|c| g & (1 << c) != 0)
+                                    .filter_map(|c| r.face_up_tile(c).and_then(|x| x.number()))
+                                    .map(u32::from)
+                                    .sum();
+                                best = Some(best.map_or(sum, |b: u32| b.max(sum)));
+                            }
+                            best
+                        })
+                        .collect()
+                };
+                let n = realms.len();
+                let mut rivals = vec![];
+                if n >= 2 {
+                    rivals.push((seat + 1) % n);
+                    if (seat + n - 1) % n != (seat + 1) % n {
+                        rivals.push((seat + n - 1) % n);
+                    }
+                }
+                let mine = totals(r);
+                rivals
+                    .iter()
+                    .map(|&o| {
+                        let theirs = totals(&realms[o]);
+                        (0..3)
+                            .map(|k| match (mine[k], theirs[k]) {
+                                (None, _) => 0,
+                                (Some(m), Some(t)) if t > m => 0,
+                                (Some(m), Some(t)) if t == m => 1,
+                                _ => 2,
+                            })
+                            .sum::<u32>()
+                    })
+                    .sum()
+            }
+            _ => unreachable!("card {card}"),
         }
     }
 
@@ -315,6 +378,19 @@ mod tests {
             }
         }
         assert!(checked > 100_000);
+    }
+
+    /// Stacks have no height limit (R-REALM-1): floors past 16 count too
+    /// (found in review: the floor bitboards stopped at 16).
+    #[test]
+    fn tall_stacks_score_by_definition() {
+        for text in ["17# 16# . .\n. . . .\n. . . .\n. . . .", "17# . . 17#\n. . . .\n. . . .\n. . . .", "16S 17# . .\n. . . .\n. . . .\n. . . .", "40S 116# . .\n. . . .\n. . . .\n. . . ."] {
+            let r = realm(text);
+            for card in 0..DRAGON_CARDS as u8 {
+                assert_eq!(dragon_points(card, &[r], 0), by_definition(card, &[r], 0), "card {card}: {text}");
+            }
+        }
+        assert_eq!(dragon_points(BRAVERY, &[realm("17# 16# . .\n. . . .\n. . . .\n. . . .")], 0), 1);
     }
 
     #[test]

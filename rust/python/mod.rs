@@ -127,8 +127,8 @@ impl PyTileType {
 
 /// Which decision is pending (``Game.phase``); docs/cards.md lists the turn step by step.
 ///
-/// Members, in index order (``int(member)``, the one-hot position in the
-/// observation tensor): ``ACTION`` (first pick or Summon), ``COMPLETE`` (second
+/// Members, in index order (``int(member)``; the tensor's phase one-hot
+/// covers the first 14, ``END_TURN`` has plane 302): ``ACTION`` (first pick or Summon), ``COMPLETE`` (second
 /// tile, Shrine or Discard, R-ACT-4), ``PLACE`` (place a collected tile),
 /// ``SHRINE`` (build Shrines on the sets just consolidated), ``GAME_OVER``, and
 /// the Spirit card phases ``SPIRITS`` (after the placements, before
@@ -1094,7 +1094,7 @@ impl PyGame {
         json_to_py(py, &self.g.state().observation(self.observer(player)?))
     }
     /// Float32 planes of shape ``observation_shape(version)``
-    /// (docs/observation.md); version 1 is the first 247 planes of version 2.
+    /// (docs/observation.md); each version is the one before with planes appended (version 1: 247, version 2: 302).
     /// ``player`` defaults to the player to move.
     #[pyo3(signature = (player = None, version = OBSERVATION_VERSION))]
     fn observation_tensor<'py>(&self, py: Python<'py>, player: Option<i64>, version: u32) -> PyResult<Bound<'py, PyAny>> {

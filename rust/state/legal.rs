@@ -315,18 +315,21 @@ impl State {
 
     /// R-PLACE-1 with R-PLACE-3: when two identical tiles are placed, the first
     /// goes to the lower cell of the pair, so each unordered pair is listed
-    /// once (unless a Spirit comes between the placements).
+    /// once (unless a Spirit may come between the placements).
     pub(crate) fn placement_cells(&self) -> u16 {
         let free = self.players[self.current as usize].realm.placeable();
-        let identical = self.held_len == 2 && self.held[0] == self.held[1];
-        if !identical {
+        // The two orders of identical tiles are the same move only while no
+        // Spirit can come between them: none usable in PLACE is left this
+        // turn, and none came.
+        let same_move = self.held_len == 2
+            && self.held[0] == self.held[1]
+            && !self.tc.apart
+            && self.spirits & !self.tc.used & !crate::cards::spirit::PICKS == 0;
+        if !same_move {
             free
         } else if self.placed == 0 {
             let highest = 15 - free.leading_zeros();
             free & !(1u16 << highest)
-        } else if self.tc.apart {
-            // A Spirit came between the placements: the orders differ.
-            free
         } else {
             // One tile placed: the second goes above the first's cell.
             free & !((2u16 << self.placed_cells.trailing_zeros()) - 1)

@@ -308,6 +308,13 @@ impl State {
         self.passive = true;
     }
 
+    /// One tile of two is placed, the other still in hand: a group made by
+    /// the first placement waits for the Consolidation step.
+    #[inline]
+    pub(crate) fn between_placements(&self) -> bool {
+        self.held_len == 2 && self.placed == 1
+    }
+
     /// Players with a Realm and a score (1 in solo).
     pub fn players(&self) -> usize {
         if self.solo {
@@ -424,7 +431,7 @@ impl State {
             }
             // Mid-turn phases may hold an unconsolidated group (between or
             // after the placements, a Spirit's effect under way).
-            let between = self.held_len == 2 && self.placed == 1;
+            let between = self.between_placements();
             let placing = i == self.current as usize
                 && match self.phase {
                     Phase::Action | Phase::Complete | Phase::EndTurn | Phase::GameOver => false,

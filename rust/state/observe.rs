@@ -84,7 +84,7 @@ pub const fn observation_shape(version: u32) -> Option<[usize; 3]> {
 
 /// The compact observation (`docs/observation.md`, "Compact encoding"): the
 /// information of the version-3 planes as small integers, one byte each, in
-/// 1,190 bytes instead of 176 KB. Each field is derived from planes of the
+/// 1,190 bytes instead of 175 KB. Each field is derived from planes of the
 /// tensor, so the two never disagree (tested in both engines).
 pub mod compact {
     /// 144 each, by castle space: in the layout, height, Available, on the

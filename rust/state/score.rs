@@ -1,7 +1,7 @@
 //! Scores and the winner (R-END-2, R-END-3).
 
 use super::{State, MAX_PLAYERS};
-use crate::cards::dragon::{points, Levels};
+use crate::cards::dragon::{points, rivals, Levels};
 use crate::cards::DRAGON_CARDS;
 
 /// R-SOLO-1: the Spirits & Dragons solo variant subtracts 15.
@@ -31,14 +31,7 @@ impl State {
         let countdown = 2 * p.countdown as u32;
         let mut dragons = [0; DRAGON_CARDS];
         if self.dragons != 0 {
-            let n = self.players();
-            let realm = |s: usize| &self.players[s].realm;
-            // R-DRAGON-6: the left and right neighbours (one with 2 players, none in solo).
-            let rivals = match n {
-                1 => (None, None),
-                2 => (Some(realm(1 - seat)), None),
-                _ => (Some(realm((seat + 1) % n)), Some(realm((seat + n - 1) % n))),
-            };
+            let rivals = rivals(seat, self.players(), |s| &self.players[s].realm);
             let levels = Levels::of(&p.realm);
             for (card, d) in dragons.iter_mut().enumerate() {
                 if self.dragons & (1 << card) != 0 {

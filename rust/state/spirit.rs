@@ -361,9 +361,13 @@ impl State {
                     return (0, false);
                 }
                 let unbuilt = self.set_cells() & !realm.face_up() & !realm.shrines() != 0;
+                // R-PLACE-2: while tiles wait to be placed, a Shrine needs a
+                // free cell to spare, and a paid tile frees one.
+                let (free, hand) = (realm.placeable().count_ones(), self.tiles_to_place(phase));
+                let (by_tile, by_shrine) = (unbuilt && free + 1 > hand, unbuilt && free > hand);
                 let (cells, waiting) =
-                    if unbuilt || self.settled(phase) { (0, false) } else { payers_keeping(&realm.by_type(), 4..=16) };
-                (if unbuilt { up } else { cells & up }, pool >= 2 && (unbuilt || waiting))
+                    if by_tile || self.settled(phase) { (0, false) } else { payers_keeping(&realm.by_type(), 4..=16) };
+                (if by_tile { up } else { cells & up }, pool >= 2 && (by_shrine || waiting))
             }
             CHANGE if self.settled(phase) => self.change_payments_settled(realm, pool),
             CHANGE => self.change_payments(realm, pool),
@@ -376,13 +380,24 @@ impl State {
         self.spirits & !self.tc.used & (1 << CUNNING) != 0
     }
 
+    /// Tiles in hand that a decision point of `phase` leaves to place: in
+    /// `PLACE`, or in a Shrine step that goes back to it.
+    fn tiles_to_place(&self, phase: Phase) -> u32 {
+        let placing = phase == Phase::Place || (phase == Phase::Shrine && self.tc.resume == Resume::Place);
+        if placing {
+            u32::from(self.held_len - self.placed)
+        } else {
+            0
+        }
+    }
+
     /// Whether the mover's Realm holds no face-up group of >= 4 at a decision
     /// point of `phase`: only a placement's group waits for Consolidation,
     /// between the placements or in `SPIRITS` (`State::validate` checks the
     /// rest), and there the Realm is looked at.
     #[inline]
     fn settled(&self, phase: Phase) -> bool {
-        (phase != Phase::Spirits && !(self.held_len == 2 && self.placed == 1))
+        (phase != Phase::Spirits && !self.between_placements())
             || self.mover_realm().types_with_groups(4..=16) == 0
     }
 
@@ -840,7 +855,11 @@ mod tests {
             DECEPTION => room && s.deception_candidates().iter().any(|x| x.is_some()),
             STRENGTH => realm.strength_sources(None) != 0,
             CHANGE => (0..CELLS).any(|cell| (0..6).any(|t| s.change_group(&realm, pool, cell, t).is_some())),
-            FAITH => pool >= 1 && (s.set_cells() & !realm.shrines() & realm.face_down() != 0 || !settled(&realm)),
+            FAITH => {
+                let placing = phase == Phase::Place || (phase == Phase::Shrine && s.tc.resume == Resume::Place);
+                let spare = !placing || realm.placeable().count_ones() > u32::from(s.held_len - s.placed);
+                pool >= 1 && (spare && s.set_cells() & !realm.shrines() & realm.face_down() != 0 || !settled(&realm))
+            }
             DESTRUCTION => c.spaces().any(|sp| c.is_available(sp)),
             DEEP => {
                 let ty = s.held[0].tile_type();

@@ -59,8 +59,7 @@ impl State {
     /// Consolidation step; only groups with a tile Strength moved are new.
     pub(crate) fn finish_card(&mut self) {
         let seat = self.current as usize;
-        let between = self.held_len == 2 && self.placed == 1;
-        let seeds = if between { self.tc.moved } else { crate::realm::ALL };
+        let seeds = if self.between_placements() { self.tc.moved } else { crate::realm::ALL };
         self.tc.moved = 0;
         self.consolidate_from(seat, seeds);
         // A Spirit used during a Shrine step returns to that step, which

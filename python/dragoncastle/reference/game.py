@@ -338,11 +338,14 @@ class Game:
         return options
 
     def _placement_cells(self) -> list[tuple[int, int]]:
-        """R-PLACE-1; R-PLACE-3: two identical tiles go lower cell first, unless
-        a Spirit came between the placements (then the second goes on any free cell)."""
+        """R-PLACE-1; R-PLACE-3: two identical tiles go lower cell first, while
+        their two orders are the same move: no Spirit usable in PLACE is left
+        this turn and none came between the placements (docs/cards.md)."""
         free = self._realm.placeable()
         identical = len(self.held) == 2 and self.held[0] == self.held[1]
-        if not identical or self.cards.between:
+        may_come_between = any(card not in self.cards.used and Phase.PLACE in cards.ONLY_IN.get(card, cards.DECISION_POINTS)
+                               for card in self._spirits)
+        if not identical or self.cards.between or may_come_between:
             return free
         if self.placed == 0:
             return free[:-1]
@@ -419,7 +422,10 @@ class Game:
         if card == "change":
             return bool(self._change_options(realm, pool))
         if card == "faith":  # a Shrine to build on a tile of this turn's sets, or of a set to come
-            return pool >= 1 and (bool(self._set_cells() - realm.shrines) or cards.waiting_sets(realm))
+            # R-PLACE-2: while tiles wait to be placed, a Shrine needs a free cell to spare.
+            waiting = phase is Phase.PLACE or (phase is Phase.SHRINE and state.resume is Phase.PLACE)
+            spare = not waiting or room > len(self.held_tiles)
+            return pool >= 1 and ((spare and bool(self._set_cells() - realm.shrines)) or cards.waiting_sets(realm))
         if card == "destruction":
             return bool(cards.destroyable(castle))
         if card == "deep":

@@ -8,8 +8,8 @@ import enum
 class Phase(enum.Enum):
     """Which decision is pending (``Game.phase``); docs/cards.md lists the turn step by step.
 
-    Members, in index order (``int(member)``, the one-hot position in the
-    observation tensor): ``ACTION`` (first pick or Summon), ``COMPLETE`` (second
+    Members, in index order (``int(member)``; the tensor's phase one-hot
+    covers the first 14, ``END_TURN`` has plane 302): ``ACTION`` (first pick or Summon), ``COMPLETE`` (second
     tile, Shrine or Discard, R-ACT-4), ``PLACE`` (place a collected tile),
     ``SHRINE`` (build Shrines on this turn's sets), ``GAME_OVER``, and the
     Spirit card phases ``SPIRITS`` (after the Action, before Consolidation),
