@@ -320,11 +320,11 @@ impl State {
         let free = self.players[self.current as usize].realm.placeable();
         // The two orders of identical tiles are the same move only while no
         // Spirit can come between them: none usable in PLACE is left this
-        // turn, and none came.
+        // turn (or the player never uses one), and none came.
         let same_move = self.held_len == 2
             && self.held[0] == self.held[1]
             && !self.tc.apart
-            && self.spirits & !self.tc.used & !crate::cards::spirit::PICKS == 0;
+            && (self.passive || self.spirits & !self.tc.used & !crate::cards::spirit::PICKS == 0);
         if !same_move {
             free
         } else if self.placed == 0 {
