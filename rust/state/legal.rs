@@ -324,7 +324,7 @@ impl State {
         let same_move = self.held_len == 2
             && self.held[0] == self.held[1]
             && !self.tc.apart
-            && (self.passive || self.spirits & !self.tc.used & !crate::cards::spirit::PICKS == 0);
+            && (self.spirits & !self.tc.used & !crate::cards::spirit::PICKS == 0 || self.passive);
         if !same_move {
             free
         } else if self.placed == 0 {
