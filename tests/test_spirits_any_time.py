@@ -693,6 +693,53 @@ def test_cunning_during_a_shrine_step(dc, tr):
     assert shrine_cells(g.realm(0)) == {(1, 1)} and g.shrine_pool(0) == 8 - 2
 
 
+def test_cunning_in_end_turn(dc, tr):
+    """R-SPIRIT-2 Cunning (after the Shrine step, END_TURN), R-SHRINE-1: Cunning
+    declined in SPIRITS, the Consolidation step makes a set of four Winds and its
+    Shrine step builds both their Shrines; the three Farmers beside them are still a
+    group of exactly 3, so END_TURN follows, where only a Shrine pays (every face-up
+    tile is in the group). Cunning Consolidates them (2 VP), its own Shrine step
+    serves only them (1 Shrine, a Faction set), and the turn ends."""
+    g = winds_beside(dc, tr, ["Fa1", "Fa2", "Fa3"], ["cunning"])
+    winds, farmers = WINDS_ROW, {(1, 0), (1, 1), (1, 2)}
+    tr.apply(g, "done")
+    assert g.phase.name == "SHRINE" and g.vp_tokens(0) == 2
+    tr.apply(g, "shrine 0,0", "shrine 0,1")
+    assert g.phase.name == "END_TURN" and g.current_player == 0
+    assert tr.legal(g) == ["done", "spirit cunning shrine"]
+    tr.apply(g, "spirit cunning shrine")
+    assert g.phase.name == "SET" and tr.legal(g) == ["set 1,0"]
+    tr.apply(g, "set 1,0")
+    assert g.vp_tokens(0) == 2 + 2 and all(g.realm(0).top(c) == DOWN for c in farmers)
+    assert g.phase.name == "SHRINE" and tr.legal(g) == cell_texts("shrine", farmers) + ["done"]
+    assert_illegal(dc, g, "shrine 0,2", "shrine 0,3")
+    tr.apply(g, "shrine 1,1")
+    assert g.current_player == 1 and g.phase.name == "ACTION"
+    assert shrine_cells(g.realm(0)) == {(0, 0), (0, 1), (1, 1)} and g.shrine_pool(0) == 8 - 4
+
+
+def test_change_in_end_turn(dc, tr):
+    """R-SPIRIT-2 Change (after the Shrine step, END_TURN), R-CONS-1, R-SHRINE-1:
+    after the Winds' set and both its Shrines, the Se1 on (1,3) beside three Farmers
+    may stand for a Farmer (the Wind beside it is face down now): END_TURN offers
+    Change, paid with a Shrine only (every face-up tile is in the group it makes). The
+    four Farmers are Consolidated as a Faction set (2 VP, 1 Shrine) and the turn ends."""
+    g = winds_beside(dc, tr, ["Fa1", "Fa2", "Fa3", "Se1"], ["change"])
+    farmers = {(1, 0), (1, 1), (1, 2), (1, 3)}
+    tr.apply(g, "done")
+    assert g.phase.name == "SHRINE" and g.vp_tokens(0) == 2
+    tr.apply(g, "shrine 0,0", "shrine 0,1")
+    assert g.phase.name == "END_TURN" and tr.legal(g) == ["done", "spirit change shrine"]
+    tr.apply(g, "spirit change shrine")
+    assert g.phase.name == "CHANGE" and tr.legal(g) == ["change 1,3 farmer"]
+    tr.apply(g, "change 1,3 farmer")
+    assert g.vp_tokens(0) == 2 + 2 and all(g.realm(0).top(c) == DOWN for c in farmers)
+    assert g.phase.name == "SHRINE" and tr.legal(g) == cell_texts("shrine", farmers) + ["done"]
+    tr.apply(g, "shrine 1,3")
+    assert g.current_player == 1 and g.phase.name == "ACTION"
+    assert shrine_cells(g.realm(0)) == {(0, 0), (0, 1), (1, 3)} and g.shrine_pool(0) == 9 - 4
+
+
 def test_beauty_in_end_turn(dc, tr):
     """R-SPIRIT-2 Beauty (after the Shrine step, END_TURN), R-SHRINE-1: the
     Consolidation step makes a set of four Winds (2 VP) and its Shrine step builds
@@ -889,6 +936,8 @@ SCENARIOS = [pytest.param(test_wind_at_each_decision_point, {"point": p}, id=f"w
         test_change_during_a_shrine_step,
         test_cunning_during_a_shrine_step,
         test_beauty_in_end_turn,
+        test_cunning_in_end_turn,
+        test_change_in_end_turn,
         test_the_solo_dragon_never_activates_spirits,
         test_json_of_a_game_with_spirits_is_version_3_and_round_trips,
         test_observation_version_3_marks_end_turn,
