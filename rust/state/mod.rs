@@ -217,8 +217,6 @@ pub struct State {
     /// Spirit and Dragon cards in play, as masks over card indices.
     pub(crate) spirits: u16,
     pub(crate) dragons: u16,
-    /// Sets of this turn whose Shrine step is over (`docs/cards.md`).
-    pub(crate) sets_done: u8,
     pub(crate) tc: spirit::TurnCards,
     /// No Spirit will be activated in this copy of the game (a rollout whose
     /// policy never activates one): no activation is offered, so the turn
@@ -294,7 +292,6 @@ impl State {
             dragon_log_len: 0,
             spirits,
             dragons,
-            sets_done: 0,
             tc: spirit::TurnCards::default(),
             passive: false,
         }
@@ -473,7 +470,7 @@ impl State {
         if self.tc.used == 0 && self.placed_cells.count_ones() != self.placed as u32 {
             return Err("the cells placed this turn disagree with the tiles placed".into());
         }
-        if self.sets_done > self.n_sets || self.n_sets as usize > MAX_SETS {
+        if self.n_sets as usize > MAX_SETS {
             return Err("consolidated set counts out of range".into());
         }
         if self.phase == Phase::Action && self.n_sets != 0 && self.tc.used == 0 {

@@ -106,7 +106,6 @@ impl State {
         for set in self.sets[..self.n_sets as usize].iter_mut() {
             set.allowance = 0;
         }
-        self.sets_done = self.n_sets;
         self.resume(self.tc.resume);
     }
 
@@ -147,7 +146,6 @@ impl State {
         self.placed = 0;
         self.placed_cells = 0;
         self.n_sets = 0;
-        self.sets_done = 0;
         self.sets = [ConsolidatedSet::default(); MAX_SETS];
         self.tc = TurnCards::default();
         self.turn += 1;
