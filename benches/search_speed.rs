@@ -4,7 +4,8 @@
 use std::time::Instant;
 
 use _core::layout::Layout;
-use _core::search::{search, Config, Reward, Rollout};
+use _core::eval::{Reward, Rollout, RolloutEval};
+use _core::search::{search, Config};
 use _core::state::{seeded_deal, Rules, State};
 
 fn main() {
@@ -12,9 +13,10 @@ fn main() {
         let s = State::new(players, &Layout::for_players(players), &seeded_deal(1), Rules::default()).unwrap();
         for (name, rollout) in [("random", Rollout::Random), ("greedy", Rollout::greedy(0.0)), ("tuned", Rollout::tuned(0.0))] {
             for threads in [1usize, 2] {
-                let cfg = Config { iterations: Some(20_000), threads, reward: Reward::Win, rollout, ..Config::default() };
+                let cfg = Config { iterations: Some(20_000), threads, ..Config::default() };
+                let eval = RolloutEval { reward: Reward::Win, rollout, depth: None };
                 let t = Instant::now();
-                let r = search(&s, &cfg);
+                let r = search(&s, &cfg, &eval).expect("a rollout never fails");
                 let secs = t.elapsed().as_secs_f64();
                 println!("{players}p opening, {name:6} rollouts, {threads} thread(s): {:>8.0} iterations/s", r.iterations as f64 / secs);
             }

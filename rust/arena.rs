@@ -14,8 +14,8 @@ use crate::agents::{greedy_action, random_action};
 use crate::error::Error;
 use crate::setup::Setup;
 use crate::rng::SplitMix64;
-use crate::search::dragon_castle::default_exploration;
-use crate::search::{self, Config, Reward, Rollout, Tree, DEFAULT_ITERATIONS, MAX_THREADS};
+use crate::eval::{default_exploration, Reward, Rollout, RolloutEval};
+use crate::search::{self, Config, Tree, DEFAULT_ITERATIONS, MAX_THREADS};
 use crate::state::{State, MAX_PLAYERS};
 
 const AGENT_STREAM: u64 = 0xA6E7;
@@ -29,11 +29,11 @@ pub enum AgentSpec {
     Greedy,
     /// The Dragon of Ingenuity's priorities (`docs/solo.md`).
     Dragon,
-    /// ISMCTS; `config.seed` is ignored (the arena derives one per decision).
-    /// `reuse` keeps the tree between the agent's moves. `exploration` is the
-    /// constant given in the spec; `None` takes the default for the game played
-    /// (solo or not) and the reward.
-    Mcts { config: Config, reuse: bool, exploration: Option<f64> },
+    /// ISMCTS valuing leaves with `eval`; `config.seed` is ignored (the arena
+    /// derives one per decision). `reuse` keeps the tree between the agent's
+    /// moves. `exploration` is the constant given in the spec; `None` takes
+    /// the default for the game played (solo or not) and the reward.
+    Mcts { config: Config, eval: RolloutEval, reuse: bool, exploration: Option<f64> },
 }
 
 impl AgentSpec {
@@ -59,6 +59,7 @@ impl AgentSpec {
             "dragon" => simple(AgentSpec::Dragon),
             "mcts" => {
                 let mut cfg = Config { iterations: None, ..Config::default() };
+                let mut eval = RolloutEval::default();
                 let mut exploration = None;
                 let mut epsilon = 0.0f32;
                 let mut rollout = "tuned".to_string();
@@ -71,10 +72,10 @@ impl AgentSpec {
                         "time" | "time_limit" => cfg.time_limit = Some(num(v)?),
                         "threads" => cfg.threads = int(v)? as usize,
                         "c" | "exploration" => exploration = Some(num(v)?),
-                        "reward" => cfg.reward = Reward::parse(v).map_err(bad)?,
+                        "reward" => eval.reward = Reward::parse(v).map_err(bad)?,
                         "rollout" => rollout = v.to_string(),
                         "epsilon" => epsilon = num(v)? as f32,
-                        "depth" | "rollout_depth" => cfg.rollout_depth = Some(int(v)?.min(u32::MAX as u64) as u32),
+                        "depth" | "rollout_depth" => eval.depth = Some(int(v)?.min(u32::MAX as u64) as u32),
                         "reuse" | "reuse_tree" => {
                             reuse = match v {
                                 "true" | "1" | "yes" => true,
@@ -90,10 +91,10 @@ impl AgentSpec {
                 if cfg.iterations.is_none() && cfg.time_limit.is_none() {
                     cfg.iterations = Some(DEFAULT_ITERATIONS);
                 }
-                cfg.rollout = Rollout::parse(&rollout, epsilon).map_err(bad)?;
-                cfg.exploration = exploration.unwrap_or_else(|| default_exploration(false, cfg.reward));
+                eval.rollout = Rollout::parse(&rollout, epsilon).map_err(bad)?;
+                cfg.exploration = exploration.unwrap_or_else(|| default_exploration(false, eval.reward));
                 search::check(&cfg).map_err(bad)?;
-                Ok(AgentSpec::Mcts { config: cfg, reuse, exploration })
+                Ok(AgentSpec::Mcts { config: cfg, eval, reuse, exploration })
             }
             _ => Err(bad(format!("unknown agent {name:?} (random, greedy, dragon, mcts)"))),
         }
@@ -118,7 +119,7 @@ pub struct ArenaGame {
 
 /// The decision seed of an agent: a function of the game, the seat and the
 /// decision number only.
-fn decision_seed(game_seed: u64, seat: usize, decision: u32) -> u64 {
+pub(crate) fn decision_seed(game_seed: u64, seat: usize, decision: u32) -> u64 {
     SplitMix64::stream(game_seed ^ ((seat as u64) << 56) ^ ((decision as u64) << 32), AGENT_STREAM).next_u64()
 }
 
@@ -136,14 +137,17 @@ pub fn agent_action_until(
         AgentSpec::Random => random_action(s, rng, buf),
         AgentSpec::Greedy => greedy_action(s, rng),
         AgentSpec::Dragon => s.dragon_action(),
-        AgentSpec::Mcts { config, exploration, .. } => search::search_until(s, &decision_config(config, exploration, s, rng), None, stop).0.best,
+        AgentSpec::Mcts { config, eval, exploration, .. } => {
+            // The rollout never fails, so a search always has a result.
+            search::search_until(s, &decision_config(config, &eval, exploration, s, rng), &eval, None, stop).ok().and_then(|r| r.0.best)
+        }
     }
 }
 
 /// The search settings of one decision: the spec's, a seed from the
 /// decision's stream, and the default exploration where the spec gave none.
-fn decision_config(config: Config, exploration: Option<f64>, s: &State, rng: &mut SplitMix64) -> Config {
-    let exploration = exploration.unwrap_or_else(|| default_exploration(s.is_solo(), config.reward));
+fn decision_config(config: Config, eval: &RolloutEval, exploration: Option<f64>, s: &State, rng: &mut SplitMix64) -> Config {
+    let exploration = exploration.unwrap_or_else(|| default_exploration(s.is_solo(), eval.reward));
     Config { seed: rng.next_u64(), exploration, ..config }
 }
 
@@ -166,13 +170,17 @@ pub fn play_game(agents: &[AgentSpec], setup: &Setup, stop: &AtomicBool) -> Aren
         let mut rng = SplitMix64::new(decision_seed(game_seed, seat, out.decisions[seat]));
         let start = Instant::now();
         let a = match agent {
-            AgentSpec::Mcts { config, reuse: true, exploration } => {
-                let cfg = decision_config(config, exploration, &s, &mut rng);
+            AgentSpec::Mcts { config, eval, reuse: true, exploration } => {
+                let cfg = decision_config(config, &eval, exploration, &s, &mut rng);
                 // Tree reuse: re-root the seat's last tree along the moves played since.
                 let old = trees[seat].take().and_then(|(mut t, from)| t.advance(&out.actions[from..]).then_some(t));
-                let (r, tree) = search::search_until(&s, &cfg, old, Some(stop));
-                trees[seat] = tree.map(|t| (t, out.actions.len()));
-                r.best
+                match search::search_until(&s, &cfg, &eval, old, Some(stop)) {
+                    Ok((r, tree)) => {
+                        trees[seat] = tree.map(|t| (t, out.actions.len()));
+                        r.best
+                    }
+                    Err(_) => None,
+                }
             }
             _ => agent_action_until(agent, &s, &mut rng, &mut buf, Some(stop)),
         };
@@ -265,10 +273,10 @@ mod tests {
     #[test]
     fn specs_parse_and_reject() {
         assert_eq!(AgentSpec::parse("greedy").unwrap(), AgentSpec::Greedy);
-        let AgentSpec::Mcts { config, reuse, .. } = AgentSpec::parse("mcts:iterations=50,c=0.3,rollout=random,reuse=true").unwrap() else {
+        let AgentSpec::Mcts { config, eval, reuse, .. } = AgentSpec::parse("mcts:iterations=50,c=0.3,rollout=random,reuse=true").unwrap() else {
             panic!()
         };
-        assert_eq!((config.iterations, config.exploration, config.rollout, reuse), (Some(50), 0.3, Rollout::Random, true));
+        assert_eq!((config.iterations, config.exploration, eval.rollout, reuse), (Some(50), 0.3, Rollout::Random, true));
         for bad in ["mcts:iterations=x", "mcts:foo=1", "greedy:x=1", "mcts:iterations", "mcts:iterations=0", "mcts:time=-1", "nobody", "mcts:epsilon=2", "mcts:time=1e300", "mcts:max_nodes=2"] {
             assert!(AgentSpec::parse(bad).is_err(), "{bad}");
         }

@@ -25,6 +25,12 @@ pub mod stream {
     pub const DEAL: u64 = 0;
     pub const CARDS: u64 = 1;
     pub const DETERMINIZE: u64 = 2;
+    /// A search's first tree; tree `k` of a root-parallel search uses `SEARCH + k`.
+    pub const SEARCH: u64 = 0x5EA2C4;
+    /// A search's final choice when it draws one (a temperature).
+    pub const CHOICE: u64 = 0xC401CE;
+    /// The per-decision seeds of built-in agents in arenas, playouts and self-play.
+    pub const AGENT: u64 = 0xA6E7;
 }
 
 impl SplitMix64 {

@@ -50,10 +50,15 @@ from . import agents, reference
 from .agents import SearchResult
 from .arena import ArenaResult, arena
 from .play import GameResult, play
+from .selfplay import selfplay
+from .ladder import LadderResult, ladder
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "selfplay",
+    "ladder",
+    "LadderResult",
     "DRAGONS",
     "MAX_LEGAL_ACTIONS",
     "NUM_ACTIONS",

@@ -1,6 +1,6 @@
 """Type stubs for the Rust extension ``dragoncastle._core``."""
 
-from typing import Any, ClassVar, Optional, Sequence, Union, final
+from typing import Any, Callable, ClassVar, Optional, Sequence, Union, final
 
 from typing_extensions import Self, TypeAlias
 
@@ -637,12 +637,17 @@ class MCTS:
         determinize: bool = True,
         max_nodes: int = 4000000,
         widening: Optional[float] = ...,  # 1.0
+        evaluator: Optional[Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]] = None,
+        batch_size: Optional[int] = None,
+        rollout_weight: float = 0.0,
+        noise: Optional[tuple[float, float]] = None,
+        temperature: float = 0.0,
     ) -> Self: ...
     def search(
         self, game: Game, seed: int
-    ) -> tuple[Optional[Action], list[tuple[Action, int, float]], list[Action], int, float, int]:
+    ) -> tuple[Optional[Action], list[tuple[Action, int, float]], list[Action], int, float, int, np.ndarray]:
         """Search ``game`` for the player to move with random seed ``seed``. Returns
-        ``(best, [(action, visits, value)], pv, iterations, seconds, nodes)``.
+        ``(best, [(action, visits, value)], pv, iterations, seconds, nodes, policy)``.
         """
     def reset(self) -> None:
         """Forget the tree kept for reuse."""

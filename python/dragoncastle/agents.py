@@ -101,6 +101,9 @@ class SearchResult:
     count and its mean utility for the player to move (in ``[0, 1]``: the win
     rate with ``reward="win"``, the score / 100 in solo). ``pv`` is the
     principal variation (most visited actions from the root down).
+    ``policy`` is the root's visit distribution as ``float32
+    (dc.NUM_ACTIONS,)`` indexed by action id (a training target); it sums to 1
+    over the actions tried.
     """
 
     action: _core.Action
@@ -110,6 +113,7 @@ class SearchResult:
     iterations: int
     seconds: float
     nodes: int = 0
+    policy: Any = None
 
     @property
     def iterations_per_second(self) -> float:
@@ -140,6 +144,23 @@ class MCTSAgent:
     ``reuse_tree`` (keep the subtree of the actions played since the last
     search; stronger, see ``docs/search.md``), ``max_nodes``.
 
+    A search that learns (``docs/search.md``): ``evaluator`` is a callable
+    ``evaluator(observations, masks) -> (priors, values)`` (a network of
+    yours). The search then selects by PUCT with its priors and values its
+    leaves with it, ``batch_size`` leaves per call (default 16) with the GIL
+    held only for the call: ``observations`` is ``uint8 (B,
+    dc.COMPACT_OBSERVATION_SIZE)``, each seen by the seat to move at its leaf,
+    ``masks`` is ``bool (B, dc.NUM_ACTIONS)``; it returns ``priors`` ``float32
+    (B, dc.NUM_ACTIONS)`` (non-negative over the legal actions; the search
+    normalises them) and ``values`` ``float32 (B, players)`` on the scale of
+    ``Game.returns()``. ``rollout_weight`` in [0, 1] mixes rollout values into
+    the evaluator's (AlphaGo's lambda); ``exploration`` is then PUCT's constant
+    (default 1.0). For self-play: ``noise=(alpha, fraction)`` (Dirichlet noise
+    on the root's priors) and ``temperature`` (draw the action with chance
+    proportional to ``visits ** (1 / temperature)``; 0, the default, takes the
+    most visited). An exception raised by the evaluator propagates unchanged; a
+    wrong shape or dtype, a NaN or a negative prior raises ``ValueError``.
+
     >>> import dragoncastle as dc
     >>> g = dc.Game(players=2, seed=3)
     >>> agent = MCTSAgent(iterations=200, seed=1)
@@ -148,6 +169,15 @@ class MCTSAgent:
     (True, 200)
     >>> agent.act(g) == r.action
     True
+
+    With an evaluator (here a uniform one):
+
+    >>> import numpy as np
+    >>> def uniform(observations, masks):
+    ...     return np.ones(masks.shape, np.float32), np.full((len(masks), 2), 0.5, np.float32)
+    >>> r = MCTSAgent(iterations=64, seed=1, evaluator=uniform, batch_size=8).search(g)
+    >>> r.iterations, round(float(r.policy.sum()), 3)
+    (64, 1.0)
     """
 
     def __init__(self, iterations: int | None = None, time_limit: float | None = None, threads: int = 1,
@@ -168,7 +198,7 @@ class MCTSAgent:
             raise TypeError("MCTSAgent searches in Rust and needs a dragoncastle.Game; "
                             "dragoncastle.reference.agents.MCTSAgent searches any game in Python")
         seed = self.seed if self.seed is not None else self._fresh.getrandbits(64)
-        best, root, pv, iterations, seconds, nodes = self._mcts.search(game, seed)
+        best, root, pv, iterations, seconds, nodes, policy = self._mcts.search(game, seed)
         if best is None:  # the core returns a move for every running game
             raise ValueError("no legal action to choose")
         return SearchResult(
@@ -179,6 +209,7 @@ class MCTSAgent:
             iterations=iterations,
             seconds=seconds,
             nodes=nodes,
+            policy=policy,
         )
 
     def act(self, game: _core.Game) -> _core.Action:
@@ -193,12 +224,12 @@ class MCTSAgent:
         parts = [f"{k}={v!r}" for k, v in (("iterations", self.iterations), ("time_limit", self.time_limit)) if v is not None]
         if self.threads != 1:
             parts.append(f"threads={self.threads}")
-        parts += [f"{k}={v!r}" for k, v in self.tuning.items()]
+        parts += [f"{k}={getattr(v, '__name__', v)!r}" if k == "evaluator" else f"{k}={v!r}" for k, v in self.tuning.items()]
         return f"MCTSAgent({', '.join(parts)})"
 
 
 _TUNING = {"exploration", "reward", "rollout", "epsilon", "rollout_depth", "reuse_tree", "determinize", "max_nodes",
-           "widening"}
+           "widening", "evaluator", "batch_size", "rollout_weight", "noise", "temperature"}
 
 
 def from_spec(spec: str, seed: int | None = None) -> Any:

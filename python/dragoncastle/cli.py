@@ -13,6 +13,7 @@ benchmark). Ray and matplotlib are imported only when asked for.
 from __future__ import annotations
 
 import argparse
+import math
 import statistics
 import sys
 from typing import Any, Sequence
@@ -268,6 +269,32 @@ def cmd_arena(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_ladder(args: argparse.Namespace) -> int:
+    from .ladder import ladder
+
+    if len(set(args.agents)) != len(args.agents):
+        raise SystemExit("each agent may appear once in a ladder")
+    if len(args.agents) < args.players:
+        raise SystemExit(f"a ladder of {args.players}-player games needs at least {args.players} agents")
+    if args.plot:
+        need_matplotlib()
+    show = sys.stderr.isatty() or args.progress
+    groups = math.comb(len(args.agents), args.players)
+    done = [0]
+
+    def tick(group: str) -> None:
+        done[0] += 1
+        if show:
+            print(f"[{done[0]}/{groups}] {group}", file=sys.stderr)
+
+    result = ladder(args.agents, args.games, args.players, args.seed, args.threads, solo_games=args.solo,
+                    progress=tick, **cards_of(args))
+    print(result.table())
+    if args.plot:
+        save_plot(lambda path: result.plot(path), args.plot)
+    return 0
+
+
 def cards_arg(table: Sequence[str]) -> Any:
     """``--spirits 2`` draws two cards from the seed; ``--spirits wind,faith`` names them."""
     def parse(text: str) -> int | list[str]:
@@ -339,6 +366,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     pa.add_argument("--progress", action="store_true", help="show the progress bar even when not on a terminal")
     add_card_args(pa)
     pa.set_defaults(func=cmd_arena)
+    pl = sub.add_parser("ladder", help="Elo ratings of agents from round-robin games, with 95%% intervals",
+                        description=SPEC_HELP + ". Every group of --players agents plays --games games (seats "
+                        "rotated); ratings are a Bradley-Terry fit of the pairwise results, random anchored at 0.")
+    pl.add_argument("--agents", nargs="+", required=True, type=spec_arg, help="the agents to rate (at least 2)")
+    pl.add_argument("--games", type=positive, default=100, help="games per group of agents")
+    pl.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
+    pl.add_argument("--seed", type=seed_arg, default=0)
+    pl.add_argument("--threads", type=positive, default=None, help="games played at once (default: every core)")
+    pl.add_argument("--solo", type=int, default=0, metavar="N", help="also N solo games per agent; the table shows the mean")
+    pl.add_argument("--plot", metavar="FILE.png", help="draw the ratings with their intervals (needs matplotlib)")
+    pl.add_argument("--progress", action="store_true", help="report each group even when not on a terminal")
+    add_card_args(pl)
+    pl.set_defaults(func=cmd_ladder)
     pb = sub.add_parser("bench", help="engine throughput, Rust vs pure Python, as a table (about a minute)")
     pb.add_argument("--seconds", type=positive_seconds, default=0.3, help="time per measurement batch")
     pb.add_argument("--games", type=positive, default=20_000, help="games per batch-playout measurement")

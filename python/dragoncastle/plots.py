@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-__all__ = ["bench_times", "plot_bench", "plot_solo", "rank_bands"]
+__all__ = ["bench_times", "plot_bench", "plot_ladder", "plot_solo", "rank_bands"]
 
 _RUST, _PYTHON = "#b7410e", "#3776ab"  # rust-coloured and Python blue
 
@@ -170,4 +170,29 @@ def plot_solo(scores: Sequence[int], path: str | os.PathLike[str] | None = None,
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))  # counts of games
     ax.legend(loc="upper right", fontsize=9)
     ax.set_title(title or f"{len(scores)} solo game(s)", fontsize=11)
+    return _save(fig, path)
+
+
+def plot_ladder(ratings: Sequence[tuple[str, float, float, float]], path: str | os.PathLike[str] | None = None,
+                title: str | None = None) -> "Figure":
+    """Elo ratings ``(agent, elo, low, high)`` as points with their 95% intervals,
+    best at the top (``dragoncastle ladder --plot``).
+
+    >>> fig = plot_ladder([("random", 0, 0, 0), ("greedy", 400, 300, 500)])
+    >>> [t.get_text() for t in fig.axes[0].get_yticklabels()]
+    ['random', 'greedy']
+    """
+    if not ratings:
+        raise ValueError("no ratings to draw")
+    rows = sorted(ratings, key=lambda r: r[1])
+    fig = _new_figure(8.0, 1.2 + 0.45 * len(rows))
+    ax = fig.add_subplot()
+    ys = list(range(len(rows)))
+    elo = [r[1] for r in rows]
+    err = [[r[1] - r[2] for r in rows], [r[3] - r[1] for r in rows]]
+    ax.errorbar(elo, ys, xerr=err, fmt="o", color=_RUST, ecolor=_PYTHON, capsize=4)
+    ax.set_yticks(ys, [r[0] for r in rows])
+    ax.set_xlabel("Elo (Bradley–Terry fit, 95% interval)")
+    ax.grid(axis="x", alpha=0.3)
+    ax.set_title(title or "rating ladder", fontsize=11)
     return _save(fig, path)

@@ -21,6 +21,7 @@ use crate::state::{Phase as CorePhase, Rules as CoreRules};
 use crate::tile::{Tile as CoreTile, TileType as CoreType};
 use crate::{agents, render, Game as CoreGame};
 
+mod evaluator;
 mod search;
 mod vecenv;
 
@@ -1292,5 +1293,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<search::PyMcts>()?;
     m.add_function(wrap_pyfunction!(search::agent_spec, m)?)?;
     m.add_function(wrap_pyfunction!(search::arena, m)?)?;
+    m.add_function(wrap_pyfunction!(search::selfplay, m)?)?;
     Ok(())
 }

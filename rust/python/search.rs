@@ -4,24 +4,36 @@
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
 use super::{action_obj, setup_err, PyAction, PyGame, PyRules};
 use crate::action::Action as CoreAction;
 use crate::arena::{run as run_arena, AgentSpec};
-use crate::search::dragon_castle::default_exploration;
-use crate::search::{self, Config, Reward, Rollout, Tree};
+use std::sync::Arc;
+
+use numpy::{PyArray1, PyArrayMethods};
+
+use super::evaluator::PyEvaluator;
+use crate::action::NUM_ACTIONS;
+use crate::eval::{default_exploration, Reward, Rollout, RolloutEval};
+use crate::rng::SplitMix64;
+use crate::search::{self, Config, EvalError, Evaluator, Mixed, SearchResult, Tree, MAX_SEATS};
+use crate::state::observe::COMPACT_OBSERVATION_SIZE;
+use crate::state::State;
 use crate::state::Rules as CoreRules;
 
-/// The Rust side of ``dragoncastle.agents.MCTSAgent``: a search configuration
-/// and, with ``reuse_tree``, the tree kept from the last search.
+/// The Rust side of ``dragoncastle.agents.MCTSAgent``: a search configuration,
+/// its leaf evaluation (rollouts, or a Python evaluator with rollouts mixed
+/// in at ``rollout_weight``) and, with ``reuse_tree``, the tree kept from the
+/// last search.
 #[pyclass(module = "dragoncastle._core", name = "MCTS")]
 pub struct PyMcts {
     cfg: Config,
+    eval: AgentEval,
     /// The exploration constant given by the user; None picks the default for
-    /// the game searched (solo or not) and the reward.
+    /// the game searched (solo or not), the reward and the evaluator.
     exploration: Option<f64>,
     reuse: bool,
     /// The last tree, the game it was grown in (`Game::opening_key`) and the
@@ -29,10 +41,17 @@ pub struct PyMcts {
     tree: Option<(Tree<CoreAction>, u64, Vec<CoreAction>)>,
 }
 
+/// PUCT's exploration constant when none is given (`docs/search.md`).
+pub const DEFAULT_PUCT: f64 = 1.0;
+
+/// What the binding returns for a search: best action, root statistics, the
+/// principal variation, iterations, seconds, nodes and the visit policy.
+type SearchTuple = (Option<Py<PyAction>>, Vec<(Py<PyAction>, u64, f64)>, Vec<Py<PyAction>>, u64, f64, usize, Py<PyAny>);
+
 #[pymethods]
 impl PyMcts {
     #[new]
-    #[pyo3(signature = (iterations = None, time_limit = None, threads = 1, *, exploration = None, reward = "win", rollout = "tuned", epsilon = 0.0, rollout_depth = None, reuse_tree = false, determinize = true, max_nodes = 4_000_000, widening = Some(1.0)))]
+    #[pyo3(signature = (iterations = None, time_limit = None, threads = 1, *, exploration = None, reward = "win", rollout = "tuned", epsilon = 0.0, rollout_depth = None, reuse_tree = false, determinize = true, max_nodes = 4_000_000, widening = Some(1.0), evaluator = None, batch_size = None, rollout_weight = 0.0, noise = None, temperature = 0.0))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         iterations: Option<u64>,
@@ -47,6 +66,11 @@ impl PyMcts {
         determinize: bool,
         max_nodes: usize,
         widening: Option<f64>,
+        evaluator: Option<Bound<'_, PyAny>>,
+        batch_size: Option<usize>,
+        rollout_weight: f64,
+        noise: Option<(f64, f64)>,
+        temperature: f64,
     ) -> PyResult<Self> {
         let reward = Reward::parse(reward).map_err(PyValueError::new_err)?;
         let rollout = Rollout::parse(rollout, epsilon as f32).map_err(PyValueError::new_err)?;
@@ -57,25 +81,35 @@ impl PyMcts {
             threads,
             seed: 0,
             exploration: exploration.unwrap_or(0.5),
-            reward,
-            rollout,
-            rollout_depth,
             determinize,
             max_nodes,
             widening,
+            noise,
+            temperature,
         };
         search::check(&cfg).map_err(PyValueError::new_err)?;
-        Ok(PyMcts { cfg, exploration, reuse: reuse_tree, tree: None })
+        if !(0.0..=1.0).contains(&rollout_weight) {
+            return Err(PyValueError::new_err(format!("rollout_weight must be in [0, 1]; got {rollout_weight}")));
+        }
+        let evaluator = match evaluator {
+            Some(f) if !f.is_callable() => return Err(PyTypeError::new_err("evaluator must be a callable evaluator(observations, masks) -> (priors, values)")),
+            Some(f) => Some(PyEvaluator::new(f.unbind(), batch_size.unwrap_or(DEFAULT_BATCH))?),
+            None if batch_size.is_some() => return Err(PyValueError::new_err("batch_size needs an evaluator")),
+            None if rollout_weight != 0.0 => return Err(PyValueError::new_err("rollout_weight needs an evaluator")),
+            None => None,
+        };
+        let roll = RolloutEval { reward, rollout, depth: rollout_depth };
+        let eval = match evaluator {
+            None => AgentEval::Rollout(roll),
+            Some(net) if rollout_weight == 0.0 => AgentEval::Python(std::sync::Arc::new(net)),
+            Some(net) => AgentEval::Mixed(Mixed { guide: std::sync::Arc::new(net), rollout: roll, weight: rollout_weight }),
+        };
+        Ok(PyMcts { cfg, eval, exploration, reuse: reuse_tree, tree: None })
     }
 
     /// Search ``game`` for the player to move with random seed ``seed``. Returns
-    /// ``(best, [(action, visits, value)], pv, iterations, seconds, nodes)``.
-    #[allow(clippy::type_complexity)]
-    fn search(
-        slf: &Bound<'_, Self>,
-        game: &Bound<'_, PyGame>,
-        seed: u64,
-    ) -> PyResult<(Option<Py<PyAction>>, Vec<(Py<PyAction>, u64, f64)>, Vec<Py<PyAction>>, u64, f64, usize)> {
+    /// ``(best, [(action, visits, value)], pv, iterations, seconds, nodes, policy)``.
+    fn search(slf: &Bound<'_, Self>, game: &Bound<'_, PyGame>, seed: u64) -> PyResult<SearchTuple> {
         let py = slf.py();
         // Copy what the search needs and let go of both objects before the GIL
         // is released, so other threads may use the game (or the agent) meanwhile.
@@ -87,22 +121,28 @@ impl PyMcts {
         if state.is_over() {
             return Err(PyValueError::new_err("the game is over: there is nothing to search"));
         }
-        let (cfg, reuse, old) = {
+        let (cfg, reuse, old, eval) = {
             let mut me = slf.borrow_mut();
             let mut cfg = me.cfg;
             cfg.seed = seed;
-            cfg.exploration = me.exploration.unwrap_or_else(|| default_exploration(state.is_solo(), cfg.reward));
+            cfg.exploration = me.exploration_for(&state);
             // Reuse the last tree when this position follows the one it was rooted at.
             let old = match (me.reuse, me.tree.take()) {
                 (true, Some((mut t, k, root))) if k == key && history.starts_with(&root) => t.advance(&history[root.len()..]).then_some(t),
                 _ => None,
             };
-            (cfg, me.reuse, old)
+            (cfg, me.reuse, old, me.eval.clone())
         };
         let stop = AtomicBool::new(false);
-        let (r, tree) = interruptible(py, &stop, || search::search_until(&state, &cfg, old, Some(&stop)), |_| Ok(()))?;
+        let found = interruptible(py, &stop, || search::search_until(&state, &cfg, &eval, old, Some(&stop)), |_| Ok(()))?;
+        let (r, tree): (SearchResult<CoreAction>, _) = found.map_err(|e| eval.error(e))?;
         if reuse {
             slf.borrow_mut().tree = tree.map(|t| (t, key, history));
+        }
+        let mut policy = vec![0f32; crate::action::NUM_ACTIONS];
+        let total: u64 = r.root.iter().map(|m| m.visits).sum();
+        for m in &r.root {
+            policy[m.mv.id() as usize] = if total > 0 { m.visits as f32 / total as f32 } else { 1.0 / r.root.len() as f32 };
         }
         Ok((
             r.best.map(|a| action_obj(py, a)),
@@ -111,6 +151,7 @@ impl PyMcts {
             r.iterations,
             r.seconds,
             r.nodes,
+            PyArray1::from_vec(py, policy).into_any().unbind(),
         ))
     }
 
@@ -118,6 +159,151 @@ impl PyMcts {
     fn reset(&mut self) {
         self.tree = None;
     }
+}
+
+/// Leaves per evaluator call when ``batch_size`` is not given.
+pub const DEFAULT_BATCH: usize = 16;
+
+impl PyMcts {
+    /// The exploration constant of a search of `s`: the user's, else the
+    /// default for the game (solo or not), the reward and the evaluator.
+    fn exploration_for(&self, s: &crate::state::State) -> f64 {
+        self.exploration.unwrap_or_else(|| match &self.eval {
+            AgentEval::Rollout(r) => default_exploration(s.is_solo(), r.reward),
+            _ => DEFAULT_PUCT,
+        })
+    }
+}
+
+/// The leaf evaluation of a Python agent: rollouts, a Python evaluator, or
+/// both mixed.
+#[derive(Clone)]
+enum AgentEval {
+    Rollout(RolloutEval),
+    Python(Arc<PyEvaluator>),
+    Mixed(Mixed<Arc<PyEvaluator>, RolloutEval>),
+}
+
+impl AgentEval {
+    /// The exception for a search the evaluator stopped: the evaluator's own,
+    /// unchanged, when it raised one.
+    fn error(&self, e: EvalError) -> PyErr {
+        let net = match self {
+            AgentEval::Python(net) | AgentEval::Mixed(Mixed { guide: net, .. }) => Some(net),
+            AgentEval::Rollout(_) => None,
+        };
+        net.and_then(|n| n.take_error()).unwrap_or_else(|| PyRuntimeError::new_err(e.0))
+    }
+}
+
+impl Evaluator<State> for AgentEval {
+    fn gives_priors(&self) -> bool {
+        !matches!(self, AgentEval::Rollout(_))
+    }
+    fn batch_size(&self) -> usize {
+        match self {
+            AgentEval::Rollout(r) => r.batch_size(),
+            AgentEval::Python(n) => n.batch_size(),
+            AgentEval::Mixed(m) => m.batch_size(),
+        }
+    }
+    fn evaluate(&self, leaves: &mut [State], rng: &mut SplitMix64, values: &mut [[f64; MAX_SEATS]], priors: &mut [f32]) -> Result<(), EvalError> {
+        match self {
+            AgentEval::Rollout(r) => r.evaluate(leaves, rng, values, priors),
+            AgentEval::Python(n) => n.evaluate(leaves, rng, values, priors),
+            AgentEval::Mixed(m) => m.evaluate(leaves, rng, values, priors),
+        }
+    }
+    fn terminal(&self, s: &State, out: &mut [f64; MAX_SEATS]) {
+        match self {
+            AgentEval::Rollout(r) => r.terminal(s, out),
+            AgentEval::Python(n) => n.terminal(s, out),
+            AgentEval::Mixed(m) => m.terminal(s, out),
+        }
+    }
+    fn order(&self, s: &State, m: CoreAction) -> f64 {
+        match self {
+            AgentEval::Rollout(r) => r.order(s, m),
+            _ => 0.0,
+        }
+    }
+}
+
+/// Self-play games by the search of ``agent`` in every seat, in Rust threads
+/// with the GIL released (see ``dragoncastle.selfplay``): a dict of numpy
+/// arrays with one row per decision.
+#[pyfunction]
+#[pyo3(signature = (agent, n_games, players = 2, seed = 0, threads = None, progress = None, *, spirits = None, dragons = None, rules = None))]
+#[allow(clippy::too_many_arguments)]
+pub fn selfplay<'py>(
+    py: Python<'py>,
+    agent: &Bound<'py, PyMcts>,
+    n_games: usize,
+    players: usize,
+    seed: u64,
+    threads: Option<usize>,
+    progress: Option<Bound<'py, PyAny>>,
+    spirits: Option<&Bound<'py, PyAny>>,
+    dragons: Option<&Bound<'py, PyAny>>,
+    rules: Option<PyRules>,
+) -> PyResult<Bound<'py, PyDict>> {
+    if !(1..=4).contains(&players) {
+        return Err(PyValueError::new_err(format!("players must be 1 to 4; got {players}")));
+    }
+    if threads == Some(0) {
+        return Err(PyValueError::new_err("threads must be at least 1"));
+    }
+    let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
+    let setup = crate::setup::Setup::new(players, seed)
+        .with_rules(rules.map(CoreRules::from).unwrap_or_default())
+        .with_cards(super::cards_arg("Spirit", spirits)?, super::cards_arg("Dragon", dragons)?);
+    let (cfg, eval, exploration) = {
+        let me = agent.borrow();
+        (me.cfg, me.eval.clone(), me.exploration)
+    };
+    let explore = |s: &State| {
+        exploration.unwrap_or_else(|| match &eval {
+            AgentEval::Rollout(r) => default_exploration(s.is_solo(), r.reward),
+            _ => DEFAULT_PUCT,
+        })
+    };
+    let done = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let result = interruptible(
+        py,
+        &stop,
+        || crate::selfplay::run(&setup, n_games, &cfg, explore, &eval, threads, &done, &stop),
+        |_| match &progress {
+            Some(cb) => cb.call1((done.load(Ordering::Relaxed),)).map(|_| ()),
+            None => Ok(()),
+        },
+    )?;
+    let games = result.map_err(setup_err)?.map_err(|e| eval.error(e))?;
+    let rows: usize = games.iter().map(|g| g.len()).sum();
+    let mut obs = Vec::with_capacity(rows * COMPACT_OBSERVATION_SIZE);
+    let mut masks = Vec::with_capacity(rows * NUM_ACTIONS);
+    let mut policies = Vec::with_capacity(rows * NUM_ACTIONS);
+    let (mut to_move, mut actions, mut returns, mut game) = (Vec::with_capacity(rows), Vec::with_capacity(rows), Vec::with_capacity(rows * players), Vec::with_capacity(rows));
+    for g in games {
+        obs.extend_from_slice(&g.observations);
+        masks.extend_from_slice(&g.masks);
+        policies.extend_from_slice(&g.policies);
+        to_move.extend(g.to_move.iter().map(|&p| p as i64));
+        actions.extend(g.actions.iter().map(|&a| a as i64));
+        for _ in 0..g.len() {
+            returns.extend(g.returns[..players].iter().map(|&r| r as f32));
+            game.push(g.seed);
+        }
+    }
+    let d = PyDict::new(py);
+    d.set_item("observations", PyArray1::from_vec(py, obs).reshape([rows, COMPACT_OBSERVATION_SIZE])?)?;
+    d.set_item("masks", PyArray1::from_vec(py, masks).reshape([rows, NUM_ACTIONS])?)?;
+    d.set_item("policies", PyArray1::from_vec(py, policies).reshape([rows, NUM_ACTIONS])?)?;
+    d.set_item("to_move", PyArray1::from_vec(py, to_move))?;
+    d.set_item("actions", PyArray1::from_vec(py, actions))?;
+    d.set_item("returns", PyArray1::from_vec(py, returns).reshape([rows, players])?)?;
+    d.set_item("game", PyArray1::from_vec(py, game))?;
+    Ok(d)
 }
 
 /// The parameters of an agent spec such as ``"mcts:iterations=2000,c=0.3"``,
@@ -131,16 +317,16 @@ pub fn agent_spec<'py>(py: Python<'py>, text: &str) -> PyResult<(String, Bound<'
         AgentSpec::Random => "random",
         AgentSpec::Greedy => "greedy",
         AgentSpec::Dragon => "dragon",
-        AgentSpec::Mcts { config: c, reuse, exploration } => {
+        AgentSpec::Mcts { config: c, eval, reuse, exploration } => {
             d.set_item("iterations", c.iterations)?;
             d.set_item("time_limit", c.time_limit)?;
             d.set_item("threads", c.threads)?;
             d.set_item("exploration", exploration)?;
-            d.set_item("reward", c.reward.name())?;
-            let (rollout, epsilon) = c.rollout.name();
+            d.set_item("reward", eval.reward.name())?;
+            let (rollout, epsilon) = eval.rollout.name();
             d.set_item("rollout", rollout)?;
             d.set_item("epsilon", epsilon as f64)?;
-            d.set_item("rollout_depth", c.rollout_depth)?;
+            d.set_item("rollout_depth", eval.depth)?;
             d.set_item("reuse_tree", reuse)?;
             d.set_item("max_nodes", c.max_nodes)?;
             d.set_item("widening", c.widening)?;

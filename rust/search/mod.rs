@@ -1,34 +1,41 @@
 //! Information-set Monte Carlo tree search (single-observer ISMCTS, Cowling,
-//! Powley & Whitehouse 2012), with no Python types.
+//! Powley & Whitehouse 2012), generic over the game and the leaf evaluation,
+//! with no Python types and no Dragon Castle.
 //!
-//! The search is written against the small [`SearchGame`] trait, so it never
-//! names the rules; [`crate::State`] implements it in [`dragon_castle`]. Every
-//! iteration starts from a fresh determinization of the root for the player to
-//! move ([`SearchGame::determinize`]), so no iteration ever sees the true hidden
-//! tiles. A move may be legal in one determinization and not in another, so
-//! selection uses availability counts (UCB1 with `ln(available)` in place of
-//! `ln(parent visits)`). Each node backs up one reward per seat and chooses for
-//! the seat to move. `docs/search.md` describes the algorithm and its tuning.
+//! The search is written against two small traits: [`SearchGame`] (who moves,
+//! the legal moves, playing one, a determinization of the hidden information)
+//! and [`Evaluator`] (a value per seat for a leaf and, optionally, priors over
+//! its legal moves). Dragon Castle implements both in `crate::eval`.
+//!
+//! Every iteration starts from a fresh determinization of the root for the
+//! player to move ([`SearchGame::determinize`]), so no iteration ever sees the
+//! true hidden information. A move may be legal in one determinization and not
+//! in another, so selection counts availability: UCB1 with `ln(available)` in
+//! place of `ln(parent visits)` when the evaluator gives no priors, PUCT
+//! (AlphaZero) with `sqrt(available)` when it does. Leaves are evaluated in
+//! batches of [`Evaluator::batch_size`], kept apart by a virtual loss. Each
+//! node backs up one value per seat and chooses for the seat to move.
+//! `docs/search.md` describes the algorithm and its tuning.
 
-pub mod dragon_castle;
 mod tree;
+#[cfg(test)]
+mod toy;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::agents::heuristic as policy;
-use crate::rng::SplitMix64;
+use crate::rng::{stream, SplitMix64};
 pub use tree::Tree;
 
-/// Seats a search game may have (rewards are kept in fixed arrays).
+/// Seats a search game may have (values are kept in fixed arrays).
 pub const MAX_SEATS: usize = 4;
 
 /// What the search needs from a game: who moves, the legal moves, playing one,
-/// a determinization of the hidden information, rollouts and utilities.
+/// a determinization of the hidden information, and the utilities of an end.
 pub trait SearchGame: Copy + Send + Sync {
     type Move: Copy + Eq + Send + Sync + std::fmt::Debug;
     /// A buffer of moves with a fixed capacity (no allocation per decision).
-    type Moves: Default + std::ops::Deref<Target = [Self::Move]>;
+    type Moves: Default + Clone + Send + std::ops::Deref<Target = [Self::Move]>;
     /// Moves have dense indices below this bound.
     const NUM_MOVES: usize;
 
@@ -42,84 +49,102 @@ pub trait SearchGame: Copy + Send + Sync {
     /// A copy whose hidden information is re-drawn from what the player to move
     /// knows. It must not depend on the true hidden information.
     fn determinize(&self, rng: &mut SplitMix64) -> Self;
-    /// Play on with the rollout policy (to the end, or for `depth` decisions and
-    /// then evaluate) and write one utility in `[0, 1]` per seat.
-    fn rollout(&mut self, cfg: &Config, rng: &mut SplitMix64, out: &mut [f64; MAX_SEATS]);
-    /// A heuristic value of playing `m` (higher first), for progressive widening.
-    fn prior(&self, m: Self::Move) -> f64;
+    /// The utility per seat of a finished game, in `[0, 1]`.
+    fn returns(&self, out: &mut [f64; MAX_SEATS]);
 }
 
-/// How a finished (or cut-off) game is turned into one utility per seat.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Reward {
-    /// 1 for a win, split among tied winners, 0 otherwise (`Game.returns()`).
-    Win,
-    /// `0.5 + (own score - best other score) / 80`, clipped to `[0, 1]`.
-    Margin,
-}
+/// Why an evaluation stopped the search: the evaluator's own message (a
+/// Python evaluator keeps the exception itself and hands it back).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EvalError(pub String);
 
-/// Rollout policies; all allocation-free.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Rollout {
-    /// Uniformly random legal actions.
-    Random,
-    /// One decision of look-ahead with a weighted position value
-    /// ([`policy::choose`]); with probability `epsilon` a uniformly random
-    /// action instead.
-    Policy { epsilon: f32, weights: policy::Weights },
-}
-
-impl Reward {
-    /// `win` or `margin`.
-    pub fn parse(name: &str) -> Result<Reward, String> {
-        match name {
-            "win" => Ok(Reward::Win),
-            "margin" => Ok(Reward::Margin),
-            _ => Err(format!("reward is 'win' or 'margin'; got {name:?}")),
-        }
+/// How the search values its leaves: a value per seat for every leaf and,
+/// when [`Evaluator::gives_priors`], a prior per legal move (PUCT selection).
+/// Without priors the search selects by UCB1 and widens the tree in the
+/// order of [`Evaluator::order`].
+pub trait Evaluator<G: SearchGame>: Send + Sync {
+    /// Whether [`Evaluator::evaluate`] writes priors.
+    fn gives_priors(&self) -> bool {
+        false
     }
-    pub const fn name(self) -> &'static str {
-        match self {
-            Reward::Win => "win",
-            Reward::Margin => "margin",
-        }
+    /// Leaves evaluated per call (at least 1).
+    fn batch_size(&self) -> usize {
+        1
+    }
+    /// Evaluate unfinished leaves: write `values[i]` (one utility per seat,
+    /// in `[0, 1]`) and, with priors, `priors[i * G::NUM_MOVES + move_index(m)]`
+    /// for the legal moves `m` of leaf `i` (the rest is ignored; the search
+    /// normalises over the legal moves). A leaf may be played on in place.
+    fn evaluate(&self, leaves: &mut [G], rng: &mut SplitMix64, values: &mut [[f64; MAX_SEATS]], priors: &mut [f32]) -> Result<(), EvalError>;
+    /// The value of a finished game (the game's own returns unless the
+    /// evaluator scores ends differently).
+    fn terminal(&self, g: &G, out: &mut [f64; MAX_SEATS]) {
+        g.returns(out);
+    }
+    /// A heuristic value of playing `m` (higher first), for progressive
+    /// widening without priors.
+    fn order(&self, _g: &G, _m: G::Move) -> f64 {
+        0.0
     }
 }
 
-impl Rollout {
-    /// `random`, `greedy` or `tuned`, with `epsilon` in [0, 1] (a random
-    /// rollout has no use for it).
-    pub fn parse(name: &str, epsilon: f32) -> Result<Rollout, String> {
-        if !(0.0..=1.0).contains(&epsilon) {
-            return Err(format!("epsilon must be in [0, 1]; got {epsilon}"));
-        }
-        match name {
-            "random" => Ok(Rollout::Random),
-            "greedy" => Ok(Rollout::greedy(epsilon)),
-            "tuned" => Ok(Rollout::tuned(epsilon)),
-            _ => Err(format!("rollout is 'random', 'greedy' or 'tuned'; got {name:?}")),
-        }
+/// A shared evaluator (a model loaded once, used by many searches).
+impl<G: SearchGame, E: Evaluator<G> + ?Sized> Evaluator<G> for std::sync::Arc<E> {
+    fn gives_priors(&self) -> bool {
+        (**self).gives_priors()
     }
-    /// The name [`Rollout::parse`] takes, and the epsilon.
-    pub fn name(&self) -> (&'static str, f32) {
-        match *self {
-            Rollout::Random => ("random", 0.0),
-            Rollout::Policy { epsilon, weights } if weights == policy::Weights::GREEDY => ("greedy", epsilon),
-            Rollout::Policy { epsilon, .. } => ("tuned", epsilon),
+    fn batch_size(&self) -> usize {
+        (**self).batch_size()
+    }
+    fn evaluate(&self, leaves: &mut [G], rng: &mut SplitMix64, values: &mut [[f64; MAX_SEATS]], priors: &mut [f32]) -> Result<(), EvalError> {
+        (**self).evaluate(leaves, rng, values, priors)
+    }
+    fn terminal(&self, g: &G, out: &mut [f64; MAX_SEATS]) {
+        (**self).terminal(g, out)
+    }
+    fn order(&self, g: &G, m: G::Move) -> f64 {
+        (**self).order(g, m)
+    }
+}
+
+/// A guiding evaluator (priors and values) whose values are mixed with a
+/// second one's, usually a rollout: `(1 - weight) * guide + weight * rollout`
+/// (AlphaGo's λ).
+#[derive(Clone, Debug)]
+pub struct Mixed<A, B> {
+    pub guide: A,
+    pub rollout: B,
+    pub weight: f64,
+}
+
+impl<G: SearchGame, A: Evaluator<G>, B: Evaluator<G>> Evaluator<G> for Mixed<A, B> {
+    fn gives_priors(&self) -> bool {
+        self.guide.gives_priors()
+    }
+    fn batch_size(&self) -> usize {
+        self.guide.batch_size()
+    }
+    fn evaluate(&self, leaves: &mut [G], rng: &mut SplitMix64, values: &mut [[f64; MAX_SEATS]], priors: &mut [f32]) -> Result<(), EvalError> {
+        self.guide.evaluate(&mut leaves.to_vec(), rng, values, priors)?;
+        if self.weight > 0.0 {
+            let mut rolled = vec![[0.0; MAX_SEATS]; leaves.len()];
+            self.rollout.evaluate(leaves, rng, &mut rolled, &mut [])?;
+            for (v, r) in values.iter_mut().zip(&rolled) {
+                for (x, y) in v.iter_mut().zip(r) {
+                    *x = (1.0 - self.weight) * *x + self.weight * y;
+                }
+            }
         }
+        Ok(())
     }
-    /// The greedy agent's evaluation (`docs/agents.md`).
-    pub const fn greedy(epsilon: f32) -> Rollout {
-        Rollout::Policy { epsilon, weights: policy::Weights::GREEDY }
-    }
-    /// The evaluation tuned for rollouts (`docs/search.md`).
-    pub const fn tuned(epsilon: f32) -> Rollout {
-        Rollout::Policy { epsilon, weights: policy::Weights::TUNED }
+    fn terminal(&self, g: &G, out: &mut [f64; MAX_SEATS]) {
+        self.guide.terminal(g, out);
     }
 }
 
 /// Search parameters. `iterations` and `time_limit` are budgets: whichever is
-/// reached first ends the search (at least one must be set).
+/// reached first ends the search (at least one must be set). How leaves are
+/// valued is the [`Evaluator`]'s business, not the config's.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Config {
     pub iterations: Option<u64>,
@@ -127,22 +152,25 @@ pub struct Config {
     /// Root-parallel trees; their root statistics are merged.
     pub threads: usize,
     pub seed: u64,
-    /// UCT exploration constant `c` in `mean + c * sqrt(ln(available) / visits)`.
+    /// The exploration constant: UCT's `c` in `mean + c * sqrt(ln(available) / visits)`,
+    /// or PUCT's in `mean + c * prior * sqrt(available) / (1 + visits)`.
     pub exploration: f64,
-    pub reward: Reward,
-    pub rollout: Rollout,
-    /// Stop a rollout after this many decisions and use the static evaluation.
-    pub rollout_depth: Option<u32>,
     /// Search the true state instead of determinizations (measurement only: it
-    /// reads hidden tiles, so no agent should play with it).
+    /// reads hidden information, so no agent should play with it).
     pub determinize: bool,
-    /// Nodes per tree; past it the tree stops growing and iterations only roll out.
+    /// Nodes per tree; past it the tree stops growing and iterations only evaluate.
     pub max_nodes: usize,
-    /// Progressive widening (default `k = 1`): a node visited `n` times may have
-    /// at most `1 + floor(k * sqrt(n))` children legal in the current
-    /// determinization, added best [`SearchGame::prior`] first. `None` tries
-    /// every legal move, in random order.
+    /// Progressive widening without priors (default `k = 1`): a node visited
+    /// `n` times may have at most `1 + floor(k * sqrt(n))` children legal in
+    /// the current determinization, added best [`Evaluator::order`] first.
+    /// `None` tries every legal move, in random order.
     pub widening: Option<f64>,
+    /// Dirichlet noise on the root's priors for self-play: `(alpha, fraction)`,
+    /// priors become `(1 - fraction) * p + fraction * Dir(alpha)`. Off by default.
+    pub noise: Option<(f64, f64)>,
+    /// The final choice: 0 takes the most visited move; `t > 0` draws a root
+    /// move with probability proportional to `visits^(1/t)` (self-play).
+    pub temperature: f64,
 }
 
 impl Default for Config {
@@ -153,12 +181,11 @@ impl Default for Config {
             threads: 1,
             seed: 0,
             exploration: 0.5,
-            reward: Reward::Win,
-            rollout: Rollout::tuned(0.0),
-            rollout_depth: None,
             determinize: true,
             max_nodes: 4_000_000,
             widening: Some(1.0),
+            noise: None,
+            temperature: 0.0,
         }
     }
 }
@@ -242,10 +269,13 @@ pub fn check(cfg: &Config) -> Result<(), String> {
     if !(cfg.exploration.is_finite() && cfg.exploration >= 0.0) {
         return Err(format!("exploration must be a number >= 0; got {}", cfg.exploration));
     }
-    if let Rollout::Policy { epsilon, .. } = cfg.rollout {
-        if !(0.0..=1.0).contains(&epsilon) {
-            return Err(format!("epsilon must be in [0, 1]; got {epsilon}"));
+    if let Some((alpha, fraction)) = cfg.noise {
+        if !(alpha.is_finite() && alpha > 0.0 && (0.0..=1.0).contains(&fraction)) {
+            return Err(format!("noise needs alpha > 0 and a fraction in [0, 1]; got ({alpha}, {fraction})"));
         }
+    }
+    if !(cfg.temperature.is_finite() && cfg.temperature >= 0.0) {
+        return Err(format!("temperature must be a number >= 0; got {}", cfg.temperature));
     }
     if cfg.widening.is_some_and(|k| !(k.is_finite() && k > 0.0)) {
         return Err("widening must be a positive number".into());
@@ -256,23 +286,26 @@ pub fn check(cfg: &Config) -> Result<(), String> {
     Ok(())
 }
 
-/// Search `root` for the seat to move. With `threads == 1` and a fixed seed the
-/// result depends only on the position's public information and the config.
-/// A position with a single legal move returns it without searching.
-pub fn search<G: SearchGame>(root: &G, cfg: &Config) -> SearchResult<G::Move> {
-    search_until(root, cfg, None, None).0
+/// Search `root` for the seat to move, valuing leaves with `eval`. With
+/// `threads == 1` and a fixed seed the result depends only on the position's
+/// public information, the config and the evaluator. A position with a single
+/// legal move returns it without searching.
+pub fn search<G: SearchGame, E: Evaluator<G>>(root: &G, cfg: &Config, eval: &E) -> Result<SearchResult<G::Move>, EvalError> {
+    search_until(root, cfg, eval, None, None).map(|r| r.0)
 }
 
 /// [`search`], continuing from `reuse` (a tree re-rooted at this position with
 /// [`Tree::advance`]) when given and `threads == 1`, and ending early when
 /// `stop` becomes true (checked every 8 iterations; the result then reflects
-/// the iterations done). Returns the first tree too, for the next move.
-pub fn search_until<G: SearchGame>(
+/// the iterations done). Returns the first tree too, for the next move. An
+/// evaluator's error ends the search and is returned.
+pub fn search_until<G: SearchGame, E: Evaluator<G>>(
     root: &G,
     cfg: &Config,
+    eval: &E,
     reuse: Option<Tree<G::Move>>,
     stop: Option<&AtomicBool>,
-) -> (SearchResult<G::Move>, Option<Tree<G::Move>>) {
+) -> Result<(SearchResult<G::Move>, Option<Tree<G::Move>>), EvalError> {
     let start = Instant::now();
     let mut moves = G::Moves::default();
     root.legal_moves(&mut moves);
@@ -281,7 +314,7 @@ pub fn search_until<G: SearchGame>(
         let root_stats = best.map(|m| vec![MoveStats { mv: m, visits: 0, value: 0.0 }]).unwrap_or_default();
         let r = SearchResult { best, root: root_stats, pv: best.into_iter().collect(), iterations: 0, seconds: 0.0, nodes: 0 };
         // A forced move is not searched; a kept tree stays for the next search.
-        return (r, reuse);
+        return Ok((r, reuse));
     }
     let observer = root.seat_to_move();
     let threads = cfg.threads.max(1);
@@ -290,10 +323,11 @@ pub fn search_until<G: SearchGame>(
     let mut done = vec![0u64; threads];
     if threads == 1 {
         let mut t = reuse.filter(|t| t.observer() == observer).unwrap_or_else(|| Tree::new(observer));
-        let mut rng = SplitMix64::stream(cfg.seed, SEARCH_STREAM);
-        done[0] = t.run(root, cfg, &mut rng, &Budget::new(cfg, total, start, stop));
+        let mut rng = SplitMix64::stream(cfg.seed, stream::SEARCH);
+        done[0] = t.run(root, cfg, eval, &mut rng, &Budget::new(cfg, total, start, stop))?;
         trees.push(t);
     } else {
+        let mut failed = None;
         std::thread::scope(|scope| {
             let handles: Vec<_> = (0..threads)
                 .map(|k| {
@@ -301,8 +335,8 @@ pub fn search_until<G: SearchGame>(
                     let share = if total == u64::MAX { total } else { total / threads as u64 + u64::from((k as u64) < total % threads as u64) };
                     scope.spawn(move || {
                         let mut t = Tree::new(observer);
-                        let mut rng = SplitMix64::stream(cfg.seed, SEARCH_STREAM + k as u64);
-                        let n = if share == 0 { 0 } else { t.run(root, cfg, &mut rng, &Budget::new(cfg, share, start, stop)) };
+                        let mut rng = SplitMix64::stream(cfg.seed, stream::SEARCH + k as u64);
+                        let n = if share == 0 { Ok(0) } else { t.run(root, cfg, eval, &mut rng, &Budget::new(cfg, share, start, stop)) };
                         (t, n)
                     })
                 })
@@ -312,9 +346,17 @@ pub fn search_until<G: SearchGame>(
                 // return a result built on missing iterations.
                 let (t, n) = h.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
                 trees.push(t);
-                done[k] = n;
+                match n {
+                    Ok(n) => done[k] = n,
+                    Err(e) => {
+                        failed.get_or_insert(e);
+                    }
+                }
             }
         });
+        if let Some(e) = failed {
+            return Err(e);
+        }
     }
     let mut stats: Vec<MoveStats<G::Move>> = Vec::new();
     for &m in moves.iter() {
@@ -329,13 +371,18 @@ pub fn search_until<G: SearchGame>(
             stats.push(MoveStats { mv: m, visits: v, value: w / v as f64 });
         }
     }
-    let mut best: Option<&MoveStats<G::Move>> = None;
-    for s in &stats {
-        if best.is_none_or(|b| s.visits > b.visits || (s.visits == b.visits && s.value > b.value)) {
-            best = Some(s);
+    let best = if cfg.temperature > 0.0 {
+        sample_by_visits(&stats, cfg.temperature, &mut SplitMix64::stream(cfg.seed, stream::CHOICE))
+    } else {
+        let mut best: Option<&MoveStats<G::Move>> = None;
+        for s in &stats {
+            if best.is_none_or(|b| s.visits > b.visits || (s.visits == b.visits && s.value > b.value)) {
+                best = Some(s);
+            }
         }
-    }
-    let best = best.map(|s| s.mv).or_else(|| moves.first().copied());
+        best.map(|s| s.mv)
+    };
+    let best = best.or_else(|| moves.first().copied());
     let pv = trees.first().map(|t| t.principal_variation(best)).unwrap_or_default();
     let result = SearchResult {
         best,
@@ -345,88 +392,21 @@ pub fn search_until<G: SearchGame>(
         seconds: start.elapsed().as_secs_f64(),
         nodes: trees.iter().map(|t| t.len()).sum(),
     };
-    (result, trees.into_iter().next())
+    Ok((result, trees.into_iter().next()))
 }
 
-/// Random stream of a search's first tree (thread k uses `SEARCH_STREAM + k`).
-const SEARCH_STREAM: u64 = 0x5EA2C4;
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::layout::Layout;
-    use crate::state::{seeded_deal, Rules, State};
-    use crate::Action;
-
-    fn opening(players: usize, seed: u64) -> State {
-        State::new(players, &Layout::for_players(players), &seeded_deal(seed), Rules::default()).unwrap()
-    }
-
-    #[test]
-    fn search_returns_a_legal_move_and_is_seeded() {
-        for players in 1..=4 {
-            let s = opening(players, 3);
-            let cfg = Config { iterations: Some(300), seed: 9, ..Config::default() };
-            let a = search(&s, &cfg);
-            let b = search(&s, &cfg);
-            assert_eq!(a.best, b.best);
-            assert_eq!(a.root, b.root);
-            assert_eq!(a.iterations, 300);
-            assert!(s.is_legal(a.best.unwrap()));
-            assert_eq!(a.root.iter().map(|m| m.visits).sum::<u64>(), 300);
-            assert_eq!(a.pv.first(), a.best.as_ref());
+/// A root move drawn with probability proportional to `visits^(1/t)`.
+fn sample_by_visits<M: Copy>(stats: &[MoveStats<M>], t: f64, rng: &mut SplitMix64) -> Option<M> {
+    let top = stats.iter().map(|s| s.visits).max()? as f64;
+    // Relative to the most visited move, so small temperatures do not overflow.
+    let weights: Vec<f64> = stats.iter().map(|s| (s.visits as f64 / top).powf(1.0 / t)).collect();
+    let total: f64 = weights.iter().sum();
+    let mut x = rng.unit() * total;
+    for (s, w) in stats.iter().zip(&weights) {
+        if x < *w {
+            return Some(s.mv);
         }
+        x -= w;
     }
-
-    #[test]
-    fn threads_merge_root_visits() {
-        let s = opening(2, 4);
-        let cfg = Config { iterations: Some(401), threads: 3, seed: 1, rollout: Rollout::Random, ..Config::default() };
-        let r = search(&s, &cfg);
-        assert_eq!(r.iterations, 401);
-        assert_eq!(r.root.iter().map(|m| m.visits).sum::<u64>(), 401);
-    }
-
-    #[test]
-    fn one_legal_move_needs_no_search() {
-        let mut s = opening(2, 5);
-        // Take a first tile, then discard is always legal; find a position with one move.
-        let a = s.legal_actions()[0];
-        s.apply(a).unwrap();
-        let mut found = false;
-        for _ in 0..400 {
-            if s.is_over() {
-                break;
-            }
-            let legal = s.legal_actions();
-            if legal.len() == 1 {
-                let r = search(&s, &Config::default());
-                assert_eq!(r.best, Some(legal[0]));
-                assert_eq!(r.iterations, 0);
-                found = true;
-                break;
-            }
-            s.apply_unchecked(legal[legal.len() - 1]);
-        }
-        assert!(found);
-        let _ = Action::Done;
-    }
-
-    #[test]
-    fn tree_reuse_keeps_the_subtree() {
-        let s = opening(2, 6);
-        let mut t: Tree<Action> = Tree::new(0);
-        let cfg = Config { iterations: Some(2000), rollout: Rollout::Random, ..Config::default() };
-        let mut rng = SplitMix64::new(1);
-        t.run(&s, &cfg, &mut rng, &Budget::new(&cfg, 2000, std::time::Instant::now(), None));
-        let pv = t.principal_variation(None);
-        let visits_before = t.root_child(pv[0], 0).unwrap().0;
-        let len = t.len();
-        assert!(t.advance(&pv[..1]));
-        assert_eq!(t.root_visits(), visits_before);
-        assert!(t.len() < len);
-        // The copied subtree is consistent: every child points at its parent.
-        let pv2 = t.principal_variation(None);
-        assert_eq!(pv2.as_slice(), &pv[1..pv2.len() + 1]);
-    }
+    stats.last().map(|s| s.mv)
 }

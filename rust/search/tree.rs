@@ -1,7 +1,7 @@
 //! One search tree: nodes in a flat arena, children as sibling lists (an
 //! information-set node gains children as determinizations reveal new moves).
 
-use super::{Budget, Config, SearchGame, MAX_SEATS};
+use super::{Budget, Config, EvalError, Evaluator, SearchGame, MAX_SEATS};
 use crate::rng::SplitMix64;
 
 const NONE: u32 = u32::MAX;
@@ -15,9 +15,16 @@ struct Node<M> {
     next_sibling: u32,
     /// Seat that played `mv`; the parent chooses among its children for it.
     mover: u8,
+    /// PUCT: the node has children for its legal moves, with priors.
+    expanded: bool,
+    /// The node waits in a batch for its value.
+    pending: bool,
+    /// Visits, virtual ones (a path waiting for its value) included.
     visits: u32,
     /// Times this node's move was legal when its parent was visited (ISMCTS).
     available: u32,
+    /// The parent's evaluator's prior of `mv` (PUCT).
+    prior: f32,
     /// Sum of backed-up utilities, one per seat.
     value: [f64; MAX_SEATS],
 }
@@ -43,8 +50,11 @@ impl<M: Copy + Eq + std::fmt::Debug> Tree<M> {
             first_child: NONE,
             next_sibling: NONE,
             mover: 0,
+            expanded: false,
+            pending: false,
             visits: 0,
             available: 0,
+            prior: 0.0,
             value: [0.0; MAX_SEATS],
         };
         Tree { nodes: vec![root], observer, legal_stamp: Vec::new(), child_stamp: Vec::new(), stamp: 0 }
@@ -158,33 +168,147 @@ impl<M: Copy + Eq + std::fmt::Debug> Tree<M> {
     }
 
     /// Run iterations from `root` until the budget is spent; returns how many.
-    pub(super) fn run<G: SearchGame<Move = M>>(&mut self, root: &G, cfg: &Config, rng: &mut SplitMix64, budget: &Budget) -> u64 {
+    /// Leaves are gathered in batches of the evaluator's size, each path
+    /// holding a virtual loss (a visit without value) until its value is backed
+    /// up; a batch ends early when a descent reaches a leaf already waiting.
+    pub(super) fn run<G: SearchGame<Move = M>, E: Evaluator<G>>(
+        &mut self,
+        root: &G,
+        cfg: &Config,
+        eval: &E,
+        rng: &mut SplitMix64,
+        budget: &Budget,
+    ) -> Result<u64, EvalError> {
         if self.legal_stamp.len() < G::NUM_MOVES {
             self.legal_stamp = vec![0; G::NUM_MOVES];
             self.child_stamp = vec![0; G::NUM_MOVES];
         }
+        let guided = eval.gives_priors();
+        let batch = eval.batch_size().max(1);
         let mut moves = G::Moves::default();
-        let mut reward = [0f64; MAX_SEATS];
+        let mut leaves: Vec<G> = Vec::with_capacity(batch);
+        let mut ids: Vec<u32> = Vec::with_capacity(batch);
+        let mut leaf_moves: Vec<(G::Moves, u8)> = Vec::new();
+        let mut values = vec![[0f64; MAX_SEATS]; batch];
+        let mut priors = if guided { vec![0f32; batch * G::NUM_MOVES] } else { Vec::new() };
+        let mut value = [0f64; MAX_SEATS];
         let mut done = 0u64;
         while !budget.done(done) {
-            let mut g = if cfg.determinize { root.determinize(rng) } else { *root };
-            let leaf = self.descend(&mut g, cfg, rng, &mut moves);
-            g.rollout(cfg, rng, &mut reward);
-            self.backup(leaf, &reward);
-            done += 1;
+            let want = (budget.iterations - done).min(batch as u64);
+            let mut taken = 0u64;
+            while taken < want {
+                let mut g = if cfg.determinize { root.determinize(rng) } else { *root };
+                let leaf = self.descend(&mut g, cfg, eval, guided, rng, &mut moves);
+                if g.is_over() {
+                    self.visit(leaf);
+                    eval.terminal(&g, &mut value);
+                    self.backup(leaf, &value);
+                } else if self.nodes[leaf as usize].pending {
+                    // Collision: this leaf waits for its value already.
+                    break;
+                } else {
+                    self.visit(leaf);
+                    self.nodes[leaf as usize].pending = true;
+                    if guided {
+                        let entry = (moves.clone(), g.seat_to_move() as u8);
+                        if leaf_moves.len() <= ids.len() {
+                            leaf_moves.push(entry);
+                        } else {
+                            leaf_moves[ids.len()] = entry;
+                        }
+                    }
+                    leaves.push(g);
+                    ids.push(leaf);
+                }
+                taken += 1;
+            }
+            if !leaves.is_empty() {
+                let n = leaves.len();
+                let result = eval.evaluate(&mut leaves, rng, &mut values[..n], if guided { &mut priors[..n * G::NUM_MOVES] } else { &mut [] });
+                if let Err(e) = result {
+                    // Leave the tree consistent (no waiting leaves, no virtual loss).
+                    for &leaf in &ids {
+                        self.nodes[leaf as usize].pending = false;
+                        self.unvisit(leaf);
+                    }
+                    return Err(e);
+                }
+                for (i, &leaf) in ids.iter().enumerate() {
+                    self.nodes[leaf as usize].pending = false;
+                    if guided {
+                        let p = &priors[i * G::NUM_MOVES..(i + 1) * G::NUM_MOVES];
+                        self.expand::<G>(leaf, &leaf_moves[i], p, cfg, rng);
+                    }
+                    self.backup(leaf, &values[i]);
+                }
+                leaves.clear();
+                ids.clear();
+            }
+            if taken == 0 {
+                break; // cannot happen: a round's first descent finds no leaf waiting
+            }
+            done += taken;
         }
-        done
+        Ok(done)
     }
 
-    /// Selection and expansion: walk down by UCB over the children that are
-    /// legal in this determinization, add one untried move, return the leaf.
-    fn descend<G: SearchGame<Move = M>>(&mut self, g: &mut G, cfg: &Config, rng: &mut SplitMix64, moves: &mut G::Moves) -> u32 {
+    /// Give `leaf`'s node children for its legal `moves` with the evaluator's
+    /// priors, normalised over them (uniform if they carry no mass), and at
+    /// the root the configured Dirichlet noise.
+    fn expand<G: SearchGame<Move = M>>(&mut self, leaf: u32, (moves, mover): &(G::Moves, u8), priors: &[f32], cfg: &Config, rng: &mut SplitMix64) {
+        let node = &self.nodes[leaf as usize];
+        if node.expanded || self.nodes.len() + moves.len() > cfg.max_nodes {
+            return;
+        }
+                let total: f64 = moves.iter().map(|&m| priors[G::move_index(m)].max(0.0) as f64).sum();
+        let uniform = 1.0 / moves.len().max(1) as f64;
+        let mut noise = [0f64; crate::action::MAX_LEGAL];
+        let noisy = leaf == 0 && cfg.noise.is_some() && moves.len() <= noise.len();
+        if noisy {
+            let (alpha, _) = cfg.noise.unwrap_or_default();
+            let mut sum = 0.0;
+            for x in noise.iter_mut().take(moves.len()) {
+                *x = gamma(alpha, rng);
+                sum += *x;
+            }
+            for x in noise.iter_mut().take(moves.len()) {
+                *x = if sum > 0.0 { *x / sum } else { uniform };
+            }
+        }
+        for (k, &m) in moves.iter().enumerate() {
+            let mut p = if total > 0.0 && total.is_finite() { priors[G::move_index(m)].max(0.0) as f64 / total } else { uniform };
+            if noisy {
+                let (_, fraction) = cfg.noise.unwrap_or_default();
+                p = (1.0 - fraction) * p + fraction * noise[k];
+            }
+            self.add_child(leaf, m, *mover, 0, p as f32);
+        }
+        self.nodes[leaf as usize].expanded = true;
+    }
+    /// Selection: walk down over the children legal in this determinization
+    /// and return the leaf to evaluate, `g` being its position. Without
+    /// priors (UCT), one untried move is added as a new leaf, subject to
+    /// progressive widening; with priors (PUCT), the walk ends at the first
+    /// node not yet expanded (`moves` then holds its legal moves), and moves a
+    /// determinization reveals at an expanded node join it with a uniform prior.
+    fn descend<G: SearchGame<Move = M>, E: Evaluator<G>>(
+        &mut self,
+        g: &mut G,
+        cfg: &Config,
+        eval: &E,
+        guided: bool,
+        rng: &mut SplitMix64,
+        moves: &mut G::Moves,
+    ) -> u32 {
         let mut n = 0u32;
         loop {
             if g.is_over() {
                 return n;
             }
             g.legal_moves(moves);
+            if guided && !self.nodes[n as usize].expanded {
+                return n;
+            }
             self.stamp = self.stamp.wrapping_add(1);
             if self.stamp == 0 {
                 // Stamps wrapped: forget old marks so none is mistaken for current.
@@ -196,8 +320,12 @@ impl<M: Copy + Eq + std::fmt::Debug> Tree<M> {
             for &m in moves.iter() {
                 self.legal_stamp[G::move_index(m)] = stamp;
             }
+            let parent = &self.nodes[n as usize];
+            // PUCT's value of an unvisited child: the parent's mean for the mover.
+            let mover = g.seat_to_move();
+            let fpu = if parent.visits > 0 { parent.value[mover] / parent.visits as f64 } else { 0.5 };
             // One pass over the children: mark existing ones, count availability,
-            // and keep the best UCB among those legal now.
+            // and keep the best score among those legal now.
             let mut best = NONE;
             let mut best_score = f64::NEG_INFINITY;
             let mut legal_children = 0u32;
@@ -210,9 +338,14 @@ impl<M: Copy + Eq + std::fmt::Debug> Tree<M> {
                 if self.legal_stamp[i] == stamp {
                     legal_children += 1;
                     node.available += 1;
-                    let v = node.visits.max(1) as f64;
-                    let mean = node.value[node.mover as usize] / v;
-                    let score = mean + cfg.exploration * ((node.available as f64).ln() / v).sqrt();
+                    let score = if guided {
+                        let q = if node.visits > 0 { node.value[node.mover as usize] / node.visits as f64 } else { fpu };
+                        q + cfg.exploration * node.prior as f64 * (node.available as f64).sqrt() / (1.0 + node.visits as f64)
+                    } else {
+                        let v = node.visits.max(1) as f64;
+                        let mean = node.value[node.mover as usize] / v;
+                        mean + cfg.exploration * ((node.available as f64).ln() / v).sqrt()
+                    };
                     if score > best_score {
                         best_score = score;
                         best = c;
@@ -221,6 +354,32 @@ impl<M: Copy + Eq + std::fmt::Debug> Tree<M> {
                 c = node.next_sibling;
             }
             let untried = moves.iter().filter(|&&m| self.child_stamp[G::move_index(m)] != stamp).count();
+            if guided {
+                if untried > 0 && self.nodes.len() + untried <= cfg.max_nodes {
+                    // Moves this determinization reveals: a uniform prior among
+                    // the moves legal now, and a first visit's urgency.
+                    let p = 1.0 / moves.len() as f32;
+                    let score = fpu + cfg.exploration * p as f64 / 1.0;
+                    for k in 0..moves.len() {
+                        let m = moves[k];
+                        if self.child_stamp[G::move_index(m)] != stamp {
+                            let id = self.add_child(n, m, mover as u8, 1, p);
+                            if score > best_score {
+                                best_score = score;
+                                best = id;
+                            }
+                        }
+                    }
+                }
+                if best == NONE {
+                    return n; // the tree is full and no child is legal here
+                }
+                if let Some(m) = self.nodes[best as usize].mv {
+                    g.play(m);
+                }
+                n = best;
+                continue;
+            }
             let room = match cfg.widening {
                 None => true,
                 Some(k) => best == NONE || (legal_children as f64) < 1.0 + (k * (self.nodes[n as usize].visits as f64).sqrt()).floor(),
@@ -232,7 +391,7 @@ impl<M: Copy + Eq + std::fmt::Debug> Tree<M> {
                     let mut best_m = None;
                     let mut best_v = f64::NEG_INFINITY;
                     for &m in moves.iter().filter(|m| is_untried(m)) {
-                        let v = g.prior(m);
+                        let v = eval.order(g, m);
                         if v > best_v {
                             best_v = v;
                             best_m = Some(m);
@@ -246,22 +405,8 @@ impl<M: Copy + Eq + std::fmt::Debug> Tree<M> {
                     moves.iter().copied().filter(is_untried).nth(pick)
                 };
                 let Some(m) = m else { return n };
-                let mover = g.seat_to_move() as u8;
                 g.play(m);
-                let id = self.nodes.len() as u32;
-                let head = self.nodes[n as usize].first_child;
-                self.nodes.push(Node {
-                    mv: Some(m),
-                    parent: n,
-                    first_child: NONE,
-                    next_sibling: head,
-                    mover,
-                    visits: 0,
-                    available: 1,
-                    value: [0.0; MAX_SEATS],
-                });
-                self.nodes[n as usize].first_child = id;
-                return id;
+                return self.add_child(n, m, mover as u8, 1, 0.0);
             }
             if best == NONE {
                 return n; // the tree is full and no child is legal here
@@ -273,14 +418,78 @@ impl<M: Copy + Eq + std::fmt::Debug> Tree<M> {
         }
     }
 
-    fn backup(&mut self, mut n: u32, reward: &[f64; MAX_SEATS]) {
+    /// A new first child of `parent`, reached by `m` played by `mover`.
+    fn add_child(&mut self, parent: u32, m: M, mover: u8, available: u32, prior: f32) -> u32 {
+        let id = self.nodes.len() as u32;
+        let head = self.nodes[parent as usize].first_child;
+        self.nodes.push(Node {
+            mv: Some(m),
+            parent,
+            first_child: NONE,
+            next_sibling: head,
+            mover,
+            expanded: false,
+            pending: false,
+            visits: 0,
+            available,
+            prior,
+            value: [0.0; MAX_SEATS],
+        });
+        self.nodes[parent as usize].first_child = id;
+        id
+    }
+
+    /// Count a visit on the path from `n` to the root (a virtual loss until
+    /// [`Tree::backup`] adds its value).
+    fn visit(&mut self, mut n: u32) {
         while n != NONE {
             let node = &mut self.nodes[n as usize];
             node.visits += 1;
-            for (v, r) in node.value.iter_mut().zip(reward) {
+            n = node.parent;
+        }
+    }
+
+    /// Take back [`Tree::visit`] (an evaluation that failed).
+    fn unvisit(&mut self, mut n: u32) {
+        while n != NONE {
+            let node = &mut self.nodes[n as usize];
+            node.visits -= 1;
+            n = node.parent;
+        }
+    }
+
+    /// Add a visited leaf's value on its path to the root.
+    fn backup(&mut self, mut n: u32, value: &[f64; MAX_SEATS]) {
+        while n != NONE {
+            let node = &mut self.nodes[n as usize];
+            for (v, r) in node.value.iter_mut().zip(value) {
                 *v += r;
             }
             n = node.parent;
+        }
+    }
+}
+
+/// A Gamma(`alpha`, 1) draw (Marsaglia & Tsang 2000; for `alpha < 1`, the
+/// boost `Gamma(alpha + 1) * U^(1/alpha)`), for Dirichlet noise.
+pub(super) fn gamma(alpha: f64, rng: &mut SplitMix64) -> f64 {
+    if alpha < 1.0 {
+        let u = rng.unit().max(f64::MIN_POSITIVE);
+        return gamma(alpha + 1.0, rng) * u.powf(1.0 / alpha);
+    }
+    let d = alpha - 1.0 / 3.0;
+    let c = 1.0 / (9.0 * d).sqrt();
+    loop {
+        // A standard normal by Box–Muller.
+        let (u1, u2) = (rng.unit().max(f64::MIN_POSITIVE), rng.unit());
+        let x = (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos();
+        let v = (1.0 + c * x).powi(3);
+        if v <= 0.0 {
+            continue;
+        }
+        let u = rng.unit().max(f64::MIN_POSITIVE);
+        if u.ln() < 0.5 * x * x + d - d * v + d * v.ln() {
+            return d * v;
         }
     }
 }

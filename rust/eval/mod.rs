@@ -1,12 +1,16 @@
-//! [`State`] as a [`SearchGame`]: determinization from public information,
-//! rollout policies and utilities.
+//! Dragon Castle for the generic search (`crate::search`): [`State`] as a
+//! [`SearchGame`] (determinization from public information, utilities) and
+//! the evaluators that value its leaves: the heuristic rollout
+//! ([`rollout::RolloutEval`]).
 
-use super::{Config, Reward, Rollout, SearchGame, MAX_SEATS};
+pub mod rollout;
+
 use crate::action::{Action, ActionList, NUM_ACTIONS};
-use crate::agents::heuristic as policy;
 use crate::agents::greedy_value;
 use crate::rng::SplitMix64;
+use crate::search::{SearchGame, MAX_SEATS};
 use crate::state::State;
+pub use rollout::{Reward, Rollout, RolloutEval};
 
 /// Solo utility: final score / 100, as `Game.returns()`; 55 points is 0.55.
 pub const SOLO_SCALE: f64 = crate::state::score::SOLO_RETURN_SCALE;
@@ -64,36 +68,9 @@ impl SearchGame for State {
         })
     }
 
-    fn prior(&self, m: Action) -> f64 {
-        policy::move_value(self, m, &policy::Weights::TUNED)
-    }
-
-    fn rollout(&mut self, cfg: &Config, rng: &mut SplitMix64, out: &mut [f64; MAX_SEATS]) {
-        let mut buf = ActionList::default();
-        if matches!(cfg.rollout, Rollout::Policy { .. }) {
-            // The rollout policy never activates a Spirit: nor need the turn ask.
-            self.never_activate();
-        }
-        let mut steps = 0u32;
-        while !State::is_over(self) {
-            if cfg.rollout_depth.is_some_and(|d| steps >= d) {
-                estimate(self, cfg.reward, out);
-                return;
-            }
-            match cfg.rollout {
-                Rollout::Policy { epsilon, weights } if epsilon <= 0.0 || rng.unit() >= epsilon as f64 => {
-                    let Some(a) = policy::choose_without_spirits(self, rng, &weights) else { break };
-                    self.apply_unchecked(a);
-                }
-                _ => {
-                    if self.step_pick(&mut buf, |n| rng.pick(n)).is_none() {
-                        break;
-                    }
-                }
-            }
-            steps += 1;
-        }
-        utilities(self, cfg.reward, out);
+    #[inline]
+    fn returns(&self, out: &mut [f64; MAX_SEATS]) {
+        *out = State::returns(self);
     }
 }
 
@@ -148,5 +125,86 @@ fn from_scores(s: &State, reward: Reward, scores: &[f64; MAX_SEATS], out: &mut [
                 out[p] = (0.5 + (scores[p] - best_other) / (2.0 * MARGIN_SCALE)).clamp(0.0, 1.0);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::layout::Layout;
+    use crate::search::{search, Config, Tree};
+    use crate::state::{seeded_deal, Rules, State};
+    use crate::Action;
+
+    fn opening(players: usize, seed: u64) -> State {
+        State::new(players, &Layout::for_players(players), &seeded_deal(seed), Rules::default()).unwrap()
+    }
+
+    #[test]
+    fn search_returns_a_legal_move_and_is_seeded() {
+        for players in 1..=4 {
+            let s = opening(players, 3);
+            let cfg = Config { iterations: Some(300), seed: 9, ..Config::default() };
+            let a = search(&s, &cfg, &RolloutEval::default()).unwrap();
+            let b = search(&s, &cfg, &RolloutEval::default()).unwrap();
+            assert_eq!(a.best, b.best);
+            assert_eq!(a.root, b.root);
+            assert_eq!(a.iterations, 300);
+            assert!(s.is_legal(a.best.unwrap()));
+            assert_eq!(a.root.iter().map(|m| m.visits).sum::<u64>(), 300);
+            assert_eq!(a.pv.first(), a.best.as_ref());
+        }
+    }
+
+    #[test]
+    fn threads_merge_root_visits() {
+        let s = opening(2, 4);
+        let cfg = Config { iterations: Some(401), threads: 3, seed: 1, ..Config::default() };
+        let r = search(&s, &cfg, &RolloutEval { rollout: Rollout::Random, ..RolloutEval::default() }).unwrap();
+        assert_eq!(r.iterations, 401);
+        assert_eq!(r.root.iter().map(|m| m.visits).sum::<u64>(), 401);
+    }
+
+    #[test]
+    fn one_legal_move_needs_no_search() {
+        let mut s = opening(2, 5);
+        // Take a first tile, then discard is always legal; find a position with one move.
+        let a = s.legal_actions()[0];
+        s.apply(a).unwrap();
+        let mut found = false;
+        for _ in 0..400 {
+            if s.is_over() {
+                break;
+            }
+            let legal = s.legal_actions();
+            if legal.len() == 1 {
+                let r = search(&s, &Config::default(), &RolloutEval::default()).unwrap();
+                assert_eq!(r.best, Some(legal[0]));
+                assert_eq!(r.iterations, 0);
+                found = true;
+                break;
+            }
+            s.apply_unchecked(legal[legal.len() - 1]);
+        }
+        assert!(found);
+        let _ = Action::Done;
+    }
+
+    #[test]
+    fn tree_reuse_keeps_the_subtree() {
+        let s = opening(2, 6);
+        let cfg = Config { iterations: Some(2000), ..Config::default() };
+        let eval = RolloutEval { rollout: Rollout::Random, ..RolloutEval::default() };
+        let r = crate::search::search_until(&s, &cfg, &eval, None, None).unwrap();
+        let mut t: Tree<Action> = r.1.unwrap();
+        let pv = t.principal_variation(None);
+        let visits_before = t.root_child(pv[0], 0).unwrap().0;
+        let len = t.len();
+        assert!(t.advance(&pv[..1]));
+        assert_eq!(t.root_visits(), visits_before);
+        assert!(t.len() < len);
+        // The copied subtree is consistent: every child points at its parent.
+        let pv2 = t.principal_variation(None);
+        assert_eq!(pv2.as_slice(), &pv[1..pv2.len() + 1]);
     }
 }

@@ -1,0 +1,61 @@
+"""Self-play data for training: :func:`selfplay`.
+
+Whole games are played by a search agent in every seat, in Rust threads with
+the GIL released; every decision becomes one row of numpy arrays. Game ``k``
+of a run with seed ``s`` is dealt (and its cards drawn) from seed ``s + k``,
+and each decision's search seed comes from the game seed, the seat and the
+decision number, so shards run on many machines (consecutive seed ranges) add
+up to exactly one run's data (``examples/selfplay_ray.py``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+
+from . import _core
+from .agents import MCTSAgent
+
+__all__ = ["selfplay"]
+
+
+def selfplay(agent: MCTSAgent, n_games: int, players: int = 2, seed: int = 0, threads: int | None = None,
+             spirits: Any = None, dragons: Any = None, rules: _core.Rules | None = None,
+             progress: Callable[[int], None] | None = None) -> dict[str, np.ndarray]:
+    """Play ``n_games`` games with ``agent``'s search in every seat; one row per decision.
+
+    Returns a dict of numpy arrays with ``N`` rows (decisions of all games, in
+    game order):
+
+    - ``observations``: ``uint8 (N, dc.COMPACT_OBSERVATION_SIZE)``, the compact
+      observation of the seat to move (no hidden tile);
+    - ``masks``: ``bool (N, dc.NUM_ACTIONS)``, the legal actions;
+    - ``policies``: ``float32 (N, dc.NUM_ACTIONS)``, the search's root visit
+      distribution (sums to 1 over legal actions; a forced move gets 1);
+    - ``to_move``: ``int64 (N,)``, the seat to move;
+    - ``actions``: ``int64 (N,)``, the action id played;
+    - ``returns``: ``float32 (N, players)``, the game's final ``Game.returns()``;
+    - ``game``: ``uint64 (N,)``, the seed of the game the row comes from.
+
+    ``agent`` is a :class:`~dragoncastle.agents.MCTSAgent` (its budget,
+    tuning and evaluator; set ``noise`` and ``temperature`` on it for
+    exploratory self-play). ``spirits`` and ``dragons`` are card counts or
+    names as for :class:`~dragoncastle.Game`. ``progress(done)`` is called
+    about ten times a second. Ctrl-C stops the run.
+
+    >>> import dragoncastle as dc
+    >>> data = dc.selfplay(dc.agents.MCTSAgent(iterations=20), 2, seed=5, threads=1)
+    >>> data["observations"].shape[1] == dc.COMPACT_OBSERVATION_SIZE, data["returns"].shape[1]
+    (True, 2)
+    >>> bool((data["policies"].sum(axis=1) > 0.999).all())
+    True
+    """
+    if not isinstance(agent, MCTSAgent):
+        raise TypeError(f"selfplay needs a dragoncastle.agents.MCTSAgent, not {type(agent).__name__}")
+    if isinstance(n_games, bool) or not isinstance(n_games, int) or n_games < 0:
+        raise ValueError(f"n_games must be a whole number >= 0; got {n_games!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
+        raise ValueError("seed must be an integer in 0..2**64")
+    return _core.selfplay(agent._mcts, n_games, players, seed, threads, progress,
+                          spirits=spirits, dragons=dragons, rules=rules)

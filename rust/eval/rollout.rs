@@ -1,0 +1,143 @@
+//! The heuristic rollout as an [`Evaluator`]: a leaf is valued by playing
+//! the game on with a fast policy (uniformly random, or one decision of
+//! look-ahead with the tuned position value) and scoring the end.
+
+use super::{estimate, utilities};
+use crate::action::ActionList;
+use crate::agents::heuristic as policy;
+use crate::rng::SplitMix64;
+use crate::search::{EvalError, Evaluator, MAX_SEATS};
+use crate::state::State;
+
+/// How a finished (or cut-off) game is turned into one utility per seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reward {
+    /// 1 for a win, split among tied winners, 0 otherwise (`Game.returns()`).
+    Win,
+    /// `0.5 + (own score - best other score) / 80`, clipped to `[0, 1]`.
+    Margin,
+}
+
+/// Rollout policies; all allocation-free.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Rollout {
+    /// Uniformly random legal actions.
+    Random,
+    /// One decision of look-ahead with a weighted position value
+    /// ([`policy::choose`]); with probability `epsilon` a uniformly random
+    /// action instead.
+    Policy { epsilon: f32, weights: policy::Weights },
+}
+
+impl Reward {
+    /// `win` or `margin`.
+    pub fn parse(name: &str) -> Result<Reward, String> {
+        match name {
+            "win" => Ok(Reward::Win),
+            "margin" => Ok(Reward::Margin),
+            _ => Err(format!("reward is 'win' or 'margin'; got {name:?}")),
+        }
+    }
+    pub const fn name(self) -> &'static str {
+        match self {
+            Reward::Win => "win",
+            Reward::Margin => "margin",
+        }
+    }
+}
+
+impl Rollout {
+    /// `random`, `greedy` or `tuned`, with `epsilon` in [0, 1] (a random
+    /// rollout has no use for it).
+    pub fn parse(name: &str, epsilon: f32) -> Result<Rollout, String> {
+        if !(0.0..=1.0).contains(&epsilon) {
+            return Err(format!("epsilon must be in [0, 1]; got {epsilon}"));
+        }
+        match name {
+            "random" => Ok(Rollout::Random),
+            "greedy" => Ok(Rollout::greedy(epsilon)),
+            "tuned" => Ok(Rollout::tuned(epsilon)),
+            _ => Err(format!("rollout is 'random', 'greedy' or 'tuned'; got {name:?}")),
+        }
+    }
+    /// The name [`Rollout::parse`] takes, and the epsilon.
+    pub fn name(&self) -> (&'static str, f32) {
+        match *self {
+            Rollout::Random => ("random", 0.0),
+            Rollout::Policy { epsilon, weights } if weights == policy::Weights::GREEDY => ("greedy", epsilon),
+            Rollout::Policy { epsilon, .. } => ("tuned", epsilon),
+        }
+    }
+    /// The greedy agent's evaluation (`docs/agents.md`).
+    pub const fn greedy(epsilon: f32) -> Rollout {
+        Rollout::Policy { epsilon, weights: policy::Weights::GREEDY }
+    }
+    /// The evaluation tuned for rollouts (`docs/search.md`).
+    pub const fn tuned(epsilon: f32) -> Rollout {
+        Rollout::Policy { epsilon, weights: policy::Weights::TUNED }
+    }
+}
+
+/// The rollout evaluator: a [`Reward`], a [`Rollout`] policy and an optional
+/// cut-off after `depth` decisions (then the static estimate). It gives no
+/// priors, so the search selects by UCB1 and widens in the order of the tuned
+/// move value.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RolloutEval {
+    pub reward: Reward,
+    pub rollout: Rollout,
+    pub depth: Option<u32>,
+}
+
+impl Default for RolloutEval {
+    fn default() -> Self {
+        RolloutEval { reward: Reward::Win, rollout: Rollout::tuned(0.0), depth: None }
+    }
+}
+
+impl RolloutEval {
+    /// Play `s` on to the end (or the cut-off) and write its utilities.
+    pub fn roll(&self, s: &mut State, rng: &mut SplitMix64, out: &mut [f64; MAX_SEATS]) {
+        let mut buf = ActionList::default();
+        if matches!(self.rollout, Rollout::Policy { .. }) {
+            // The rollout policy never activates a Spirit: nor need the turn ask.
+            s.never_activate();
+        }
+        let mut steps = 0u32;
+        while !s.is_over() {
+            if self.depth.is_some_and(|d| steps >= d) {
+                estimate(s, self.reward, out);
+                return;
+            }
+            match self.rollout {
+                Rollout::Policy { epsilon, weights } if epsilon <= 0.0 || rng.unit() >= epsilon as f64 => {
+                    let Some(a) = policy::choose_without_spirits(s, rng, &weights) else { break };
+                    s.apply_unchecked(a);
+                }
+                _ => {
+                    if s.step_pick(&mut buf, |n| rng.pick(n)).is_none() {
+                        break;
+                    }
+                }
+            }
+            steps += 1;
+        }
+        utilities(s, self.reward, out);
+    }
+}
+
+impl Evaluator<State> for RolloutEval {
+    fn evaluate(&self, leaves: &mut [State], rng: &mut SplitMix64, values: &mut [[f64; MAX_SEATS]], _priors: &mut [f32]) -> Result<(), EvalError> {
+        for (s, v) in leaves.iter_mut().zip(values) {
+            self.roll(s, rng, v);
+        }
+        Ok(())
+    }
+    fn terminal(&self, s: &State, out: &mut [f64; MAX_SEATS]) {
+        utilities(s, self.reward, out);
+    }
+    #[inline]
+    fn order(&self, s: &State, m: crate::Action) -> f64 {
+        policy::move_value(s, m, &policy::Weights::TUNED)
+    }
+}

@@ -1,0 +1,212 @@
+//! Self-play: whole games played by the search for every seat, each decision
+//! recorded as a training example (what the mover saw, its legal actions, the
+//! search's visit distribution), with the final returns of every seat.
+//!
+//! Game `k` of a run with seed `s` is dealt, and its cards drawn, from seed
+//! `s + k`; a decision's search seed comes from the game seed, the seat and
+//! the decision number (as in the arena), so a run's records depend neither
+//! on the thread count nor on how a run is split into shards.
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use crate::action::{ActionList, NUM_ACTIONS};
+use crate::arena::decision_seed;
+use crate::error::Error;
+use crate::rng::SplitMix64;
+use crate::search::{self, Config, EvalError, Evaluator, MAX_THREADS};
+use crate::setup::Setup;
+use crate::state::observe::COMPACT_OBSERVATION_SIZE;
+use crate::state::{State, MAX_PLAYERS};
+
+/// The examples of one game, one row per decision of a player.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct GameRecord {
+    /// The game's seed.
+    pub seed: u64,
+    pub players: usize,
+    /// Rows of [`COMPACT_OBSERVATION_SIZE`] bytes: the mover's compact observation.
+    pub observations: Vec<u8>,
+    /// Rows of [`NUM_ACTIONS`]: the legal actions.
+    pub masks: Vec<bool>,
+    /// Rows of [`NUM_ACTIONS`]: the root's visit distribution (a forced move
+    /// is searched by nobody and gets all the mass).
+    pub policies: Vec<f32>,
+    pub to_move: Vec<u8>,
+    /// The action played (its id).
+    pub actions: Vec<u16>,
+    /// The game's final returns (`State::returns`), one per seat.
+    pub returns: [f64; MAX_PLAYERS],
+}
+
+impl GameRecord {
+    /// Decisions recorded.
+    pub fn len(&self) -> usize {
+        self.to_move.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.to_move.is_empty()
+    }
+}
+
+/// Play one game of `setup` with the search (`cfg`, `eval`) in every seat.
+/// `exploration` picks the constant per game (solo or not). `None` when
+/// `stop` ended it early.
+pub fn play<E: Evaluator<State>>(
+    setup: &Setup,
+    cfg: &Config,
+    exploration: impl Fn(&State) -> f64,
+    eval: &E,
+    stop: &AtomicBool,
+) -> Result<Option<GameRecord>, EvalError> {
+    let Ok(mut s) = setup.state() else { return Ok(None) };
+    let mut rec = GameRecord { seed: setup.seed, players: s.players(), ..GameRecord::default() };
+    let mut decisions = [0u32; MAX_PLAYERS];
+    let mut legal = ActionList::default();
+    let mut obs = [0u8; COMPACT_OBSERVATION_SIZE];
+    while !s.is_over() {
+        if stop.load(Ordering::Relaxed) {
+            return Ok(None);
+        }
+        let seat = s.current_player();
+        let mut rng = SplitMix64::new(decision_seed(setup.seed, seat, decisions[seat]));
+        decisions[seat] += 1;
+        let decision_cfg = Config { seed: rng.next_u64(), exploration: exploration(&s), ..*cfg };
+        let (r, _) = search::search_until(&s, &decision_cfg, eval, None, Some(stop))?;
+        let Some(best) = r.best else { break };
+        s.compact_observation(seat, &mut obs);
+        rec.observations.extend_from_slice(&obs);
+        s.legal_actions_into(&mut legal);
+        let row = rec.masks.len();
+        rec.masks.resize(row + NUM_ACTIONS, false);
+        for a in legal.iter() {
+            rec.masks[row + a.id() as usize] = true;
+        }
+        let row = rec.policies.len();
+        rec.policies.resize(row + NUM_ACTIONS, 0.0);
+        let total: u64 = r.root.iter().map(|m| m.visits).sum();
+        if total == 0 {
+            rec.policies[row + best.id() as usize] = 1.0;
+        } else {
+            for m in &r.root {
+                rec.policies[row + m.mv.id() as usize] = m.visits as f32 / total as f32;
+            }
+        }
+        rec.to_move.push(seat as u8);
+        rec.actions.push(best.id());
+        s.apply_unchecked(best);
+    }
+    if stop.load(Ordering::Relaxed) && !s.is_over() {
+        return Ok(None);
+    }
+    rec.returns = s.returns();
+    Ok(Some(rec))
+}
+
+/// Play `games` self-play games of `setup` on `threads` threads; game `k`
+/// from seed `setup.seed + k`. `done` counts finished games; `stop` ends the
+/// run early (unfinished games are left out). An evaluator's error ends the
+/// run and is returned.
+pub fn run<E: Evaluator<State>>(
+    setup: &Setup,
+    games: usize,
+    cfg: &Config,
+    exploration: impl Fn(&State) -> f64 + Sync,
+    eval: &E,
+    threads: usize,
+    done: &AtomicUsize,
+    stop: &AtomicBool,
+) -> Result<Result<Vec<GameRecord>, EvalError>, Error> {
+    if !(1..=MAX_THREADS).contains(&threads) {
+        return Err(Error::Setup(format!("threads must be 1 to {MAX_THREADS}; got {threads}")));
+    }
+    if setup.seed.checked_add(games as u64).is_none() {
+        return Err(Error::Setup(format!("game seeds seed + k must stay below 2**64; seed {} with {games} games does not", setup.seed)));
+    }
+    setup.validate()?;
+    if setup.deal.is_some() {
+        return Err(Error::Setup("self-play deals each game from its seed; an explicit deal is not allowed".into()));
+    }
+    search::check(cfg).map_err(Error::Setup)?;
+    let setup = Setup { layout: Some(setup.layout()), ..setup.clone() };
+    let next = AtomicUsize::new(0);
+    let failed: Mutex<Option<EvalError>> = Mutex::new(None);
+    let quit = || stop.load(Ordering::Relaxed) || failed.lock().map(|f| f.is_some()).unwrap_or(true);
+    let mut played: Vec<(usize, GameRecord)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads.min(games.max(1)))
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut mine = Vec::new();
+                    while !quit() {
+                        let k = next.fetch_add(1, Ordering::Relaxed);
+                        if k >= games {
+                            break;
+                        }
+                        match play(&setup.reseeded(setup.seed + k as u64), cfg, &exploration, eval, stop) {
+                            Ok(Some(rec)) => {
+                                mine.push((k, rec));
+                                done.fetch_add(1, Ordering::Relaxed);
+                            }
+                            Ok(None) => break,
+                            Err(e) => {
+                                if let Ok(mut f) = failed.lock() {
+                                    f.get_or_insert(e);
+                                }
+                                break;
+                            }
+                        }
+                    }
+                    mine
+                })
+            })
+            .collect();
+        handles.into_iter().flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect()
+    });
+    if let Some(e) = failed.into_inner().ok().flatten() {
+        return Ok(Err(e));
+    }
+    played.sort_unstable_by_key(|(k, _)| *k);
+    Ok(Ok(played.into_iter().map(|(_, r)| r).collect()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::{Rollout, RolloutEval};
+
+    #[test]
+    fn records_are_consistent_and_seeded() {
+        let setup = Setup::new(2, 40);
+        let cfg = Config { iterations: Some(30), ..Config::default() };
+        let eval = RolloutEval { rollout: Rollout::Random, ..RolloutEval::default() };
+        let stop = AtomicBool::new(false);
+        let run1 = run(&setup, 3, &cfg, |_| 0.5, &eval, 2, &AtomicUsize::new(0), &stop).unwrap().unwrap();
+        let run2 = run(&setup, 3, &cfg, |_| 0.5, &eval, 1, &AtomicUsize::new(0), &stop).unwrap().unwrap();
+        assert_eq!(run1, run2, "thread count does not matter");
+        for (k, rec) in run1.iter().enumerate() {
+            assert_eq!(rec.seed, 40 + k as u64);
+            // Every row is the position reached by replaying the actions before it.
+            let mut s = setup.reseeded(rec.seed).state().unwrap();
+            let n = rec.len();
+            assert!(n > 10);
+            assert_eq!((rec.observations.len(), rec.actions.len()), (n * COMPACT_OBSERVATION_SIZE, n));
+            let mut obs = [0u8; COMPACT_OBSERVATION_SIZE];
+            for i in 0..n {
+                assert_eq!(s.current_player(), rec.to_move[i] as usize);
+                s.compact_observation(s.current_player(), &mut obs);
+                assert_eq!(&rec.observations[i * COMPACT_OBSERVATION_SIZE..(i + 1) * COMPACT_OBSERVATION_SIZE], &obs[..]);
+                let p = &rec.policies[i * NUM_ACTIONS..(i + 1) * NUM_ACTIONS];
+                let m = &rec.masks[i * NUM_ACTIONS..(i + 1) * NUM_ACTIONS];
+                let legal = s.legal_actions();
+                assert_eq!(m.iter().filter(|&&x| x).count(), legal.len());
+                assert!(legal.iter().all(|a| m[a.id() as usize]));
+                assert!((p.iter().sum::<f32>() - 1.0).abs() < 1e-4);
+                assert!(p.iter().zip(m).all(|(&x, &legal)| x == 0.0 || legal), "mass only on legal actions");
+                s.apply(crate::Action::from_id(rec.actions[i] as i64).unwrap()).unwrap();
+            }
+            assert!(s.is_over());
+            assert_eq!(s.returns(), rec.returns);
+            assert!((rec.returns[..2].iter().sum::<f64>() - 1.0).abs() < 1e-9);
+        }
+    }
+}
