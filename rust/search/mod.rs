@@ -230,12 +230,15 @@ impl<'a> Budget<'a> {
             stop,
         }
     }
+    /// Whether to stop after `done` iterations, `before` of them done when
+    /// last asked: the clock and the stop flag are read each time the count
+    /// passes a multiple of 8 (batches may step over the multiples themselves).
     #[inline]
-    fn done(&self, done: u64) -> bool {
+    fn done(&self, before: u64, done: u64) -> bool {
         // At least one iteration, whatever the clock says.
         done >= self.iterations
             || (done > 0
-                && done % 8 == 0
+                && done / 8 != before / 8
                 && (self.deadline.is_some_and(|d| Instant::now() >= d) || self.stop.is_some_and(|s| s.load(Ordering::Relaxed))))
     }
 }

@@ -330,3 +330,13 @@ fn gamma_draws_have_the_right_mean() {
         assert!((mean - alpha).abs() < 0.05 * alpha.max(1.0), "alpha {alpha}: mean {mean}");
     }
 }
+
+#[test]
+fn a_time_limit_ends_a_batched_search() {
+    // Batches of 3 step over most multiples of 8, where the clock is read.
+    let start = std::time::Instant::now();
+    let cfg = Config { iterations: None, time_limit: Some(0.05), ..cfg(1, 1.0) };
+    let r = search(&Nim { stones: 60, to_move: 0 }, &cfg, &Table::new([1.0; 4], 0.5, 3)).unwrap();
+    assert!(r.iterations > 0);
+    assert!(start.elapsed().as_secs_f64() < 2.0);
+}

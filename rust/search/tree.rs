@@ -192,8 +192,8 @@ impl<M: Copy + Eq + std::fmt::Debug> Tree<M> {
         let mut values = vec![[0f64; MAX_SEATS]; batch];
         let mut priors = if guided { vec![0f32; batch * G::NUM_MOVES] } else { Vec::new() };
         let mut value = [0f64; MAX_SEATS];
-        let mut done = 0u64;
-        while !budget.done(done) {
+        let (mut before, mut done) = (0u64, 0u64);
+        while !budget.done(before, done) {
             let want = (budget.iterations - done).min(batch as u64);
             let mut taken = 0u64;
             while taken < want {
@@ -247,6 +247,7 @@ impl<M: Copy + Eq + std::fmt::Debug> Tree<M> {
             if taken == 0 {
                 break; // cannot happen: a round's first descent finds no leaf waiting
             }
+            before = done;
             done += taken;
         }
         Ok(done)
