@@ -18,7 +18,7 @@ MODULES = {
     "dragoncastle.envs.gymnasium": 1,
     "dragoncastle.openspiel": 1,
     "dragoncastle.plots": 6,
-    "dragoncastle.ladder": 6,
+    "dragoncastle.ladder": 5,
     "dragoncastle.selfplay": 3,
     "dragoncastle.reference": 1,
     "dragoncastle.reference.actions": 1,

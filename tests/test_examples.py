@@ -23,6 +23,9 @@ RUNS = {
     "ray_arena.py": (["6", "20", "3"], "the Ray run equals the local run"),
     "pettingzoo_loop.py": (["2", "1"], "returns summed over the games"),
     "gymnasium_learn.py": (["40", "20"], "after training, on the same"),
+    "numpy_evaluator.py": (["3", "2"], "network-guided search against random"),
+    "torch_evaluator.py": (["50"], "PyTorch"),
+    "selfplay_ray.py": (["4", "20", "2"], "equal the local run"),
 }
 
 

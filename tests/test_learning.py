@@ -54,14 +54,14 @@ def test_an_evaluator_with_the_true_value_needs_few_iterations():
         child = g.clone()
         child.apply(a)
         value[child.compact_observation().tobytes()] = 1.0 if a == target else 0.0
-    mover = g.current_player
-
     def fn(observations, masks):
+        # Values by seat relative to the mover (column 0); after a take the
+        # same player completes the Action, so the mover is the root's.
         v = np.full((len(masks), 2), 0.5, np.float32)
         for i, o in enumerate(observations):
             if o.tobytes() in value:
-                v[i, mover] = value[o.tobytes()]
-                v[i, 1 - mover] = 1 - value[o.tobytes()]
+                v[i, 0] = value[o.tobytes()]
+                v[i, 1] = 1 - value[o.tobytes()]
         return np.ones(masks.shape, np.float32), v
 
     # Without determinizations (measurement only) a child shows exactly the
@@ -122,6 +122,32 @@ def test_the_policy_of_a_rollout_search_too():
     assert abs(float(r.policy.sum()) - 1) < 1e-5
     for a, n in r.visits.items():
         assert r.policy[a.id] == pytest.approx(n / sum(r.visits.values()))
+
+
+def test_values_are_by_seat_relative_to_the_mover():
+    """Column 0 of the evaluator's values is the seat to move at the leaf, as
+    in its observation: with "the mover wins" as the evaluation, a child
+    where the root's mover moves again is worth 1 to it, one where the turn
+    passed is worth 0."""
+    def fn(observations, masks):
+        v = np.zeros((len(masks), 3), np.float32)
+        v[:, 0] = 1.0
+        return np.ones(masks.shape, np.float32), v
+
+    seen = set()
+    g = dc.Game(players=3, seed=12)
+    for _ in range(40):
+        if len(g.legal_actions()) > 1:
+            # Two iterations: the root, then one child, each evaluated once.
+            r = MCTSAgent(iterations=2, seed=1, evaluator=fn, batch_size=1, determinize=False).search(g)
+            (a, value), = r.values.items()
+            child = g.clone()
+            child.apply(a)
+            same = child.current_player == g.current_player
+            assert value == (1.0 if same else 0.0)
+            seen.add((g.current_player, same))
+        g.apply(g.legal_actions()[-1])
+    assert {same for _, same in seen} == {True, False} and len({p for p, _ in seen}) == 3
 
 
 def test_rollout_weight_mixes_rollouts_into_the_values():

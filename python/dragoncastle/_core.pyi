@@ -36,6 +36,7 @@ __all__ = [
     "playouts",
     "agent_spec",
     "arena",
+    "selfplay",
 ]
 
 NUM_ACTIONS: int
@@ -619,8 +620,10 @@ class VecEnv:
 
 @final
 class MCTS:
-    """The Rust side of ``dragoncastle.agents.MCTSAgent``: a search configuration
-    and, with ``reuse_tree``, the tree kept from the last search.
+    """The Rust side of ``dragoncastle.agents.MCTSAgent``: a search configuration,
+    its leaf evaluation (rollouts, or a Python evaluator with rollouts mixed
+    in at ``rollout_weight``) and, with ``reuse_tree``, the tree kept from the
+    last search.
     """
     def __new__(
         cls,
@@ -656,6 +659,22 @@ def agent_spec(text: str) -> tuple[str, dict[str, Any]]:
     """The parameters of an agent spec such as ``"mcts:iterations=2000,c=0.3"``,
     checked by the same parser the arena uses: ``(name, {parameter: value})``.
     ``exploration`` is None unless the spec sets it.
+    """
+def selfplay(
+    agent: MCTS,
+    n_games: int,
+    players: int = 2,
+    seed: int = 0,
+    threads: Optional[int] = None,
+    progress: Optional[Any] = None,
+    *,
+    spirits: Union[None, int, Sequence[str]] = None,
+    dragons: Union[None, int, Sequence[str]] = None,
+    rules: Optional[Rules] = None,
+) -> dict[str, np.ndarray]:
+    """Self-play games by the search of ``agent`` in every seat, in Rust threads
+    with the GIL released (see ``dragoncastle.selfplay``): a dict of numpy
+    arrays with one row per decision.
     """
 def arena(
     agents: Sequence[str],

@@ -153,7 +153,8 @@ class MCTSAgent:
     ``masks`` is ``bool (B, dc.NUM_ACTIONS)``; it returns ``priors`` ``float32
     (B, dc.NUM_ACTIONS)`` (non-negative over the legal actions; the search
     normalises them) and ``values`` ``float32 (B, players)`` on the scale of
-    ``Game.returns()``. ``rollout_weight`` in [0, 1] mixes rollout values into
+    ``Game.returns()``, by seat relative to the seat to move as in the
+    observations (column 0 is the mover's value, 1 the next seat clockwise). ``rollout_weight`` in [0, 1] mixes rollout values into
     the evaluator's (AlphaGo's lambda); ``exploration`` is then PUCT's constant
     (default 1.0). For self-play: ``noise=(alpha, fraction)`` (Dirichlet noise
     on the root's priors) and ``temperature`` (draw the action with chance

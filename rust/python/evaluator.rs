@@ -1,6 +1,10 @@
 //! A Python callable as the search's [`Evaluator`]: `fn(observations, masks)
 //! -> (priors, values)` called once per batch of leaves, with the GIL held
 //! only for the call. Conversion and checks only; the search is `crate::search`.
+//!
+//! Observations are seen by the seat to move, with seats relative to it; so
+//! are the values the function returns (column 0 is the mover's). The
+//! conversion to seats of the game happens here.
 
 use std::sync::Mutex;
 
@@ -48,7 +52,11 @@ impl PyEvaluator {
     }
 
     /// Call the function on the batch and copy its answer out, checked.
-    fn call(&self, py: Python<'_>, n: usize, players: usize, obs: Vec<u8>, masks: Vec<bool>, values: &mut [[f64; MAX_SEATS]], priors: &mut [f32]) -> PyResult<()> {
+    /// `movers[i]` is the seat to move at leaf `i`: the function's values are
+    /// by seat relative to it (column 0 the mover, 1 the next seat
+    /// clockwise), as its observations are.
+    #[allow(clippy::too_many_arguments)]
+    fn call(&self, py: Python<'_>, n: usize, players: usize, movers: &[usize], obs: Vec<u8>, masks: Vec<bool>, values: &mut [[f64; MAX_SEATS]], priors: &mut [f32]) -> PyResult<()> {
         let obs = PyArray1::from_vec(py, obs).reshape([n, COMPACT_OBSERVATION_SIZE])?;
         let masks_arr = PyArray1::from_vec(py, masks).reshape([n, NUM_ACTIONS])?;
         let masks_ro = masks_arr.readonly();
@@ -80,7 +88,7 @@ impl PyEvaluator {
                 if !x.is_finite() {
                     return Err(bad(format!("values[{i}, {j}] is {x}: values must be finite")));
                 }
-                values[i][j] = x as f64;
+                values[i][(movers[i] + j) % players] = x as f64;
             }
             let row = &mut priors[i * NUM_ACTIONS..(i + 1) * NUM_ACTIONS];
             for (a, slot) in row.iter_mut().enumerate() {
@@ -120,6 +128,7 @@ impl Evaluator<State> for PyEvaluator {
         let mut obs = vec![0u8; n * COMPACT_OBSERVATION_SIZE];
         let mut masks = vec![false; n * NUM_ACTIONS];
         let mut legal = ActionList::default();
+        let movers: Vec<usize> = leaves.iter().map(|s| s.current_player()).collect();
         for (i, s) in leaves.iter().enumerate() {
             s.compact_observation(s.current_player(), &mut obs[i * COMPACT_OBSERVATION_SIZE..(i + 1) * COMPACT_OBSERVATION_SIZE]);
             s.legal_actions_into(&mut legal);
@@ -127,6 +136,6 @@ impl Evaluator<State> for PyEvaluator {
                 masks[i * NUM_ACTIONS + a.id() as usize] = true;
             }
         }
-        Python::attach(|py| self.call(py, n, players, obs, masks, values, priors)).map_err(|e| self.fail(e))
+        Python::attach(|py| self.call(py, n, players, &movers, obs, masks, values, priors)).map_err(|e| self.fail(e))
     }
 }
