@@ -10,96 +10,12 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Instant;
 
 use crate::action::{Action, ActionList};
-use crate::agents::{greedy_action, random_action};
+use crate::agents::spec::{agent_action_until, decision_config, decision_rng};
+pub use crate::agents::spec::AgentSpec;
 use crate::error::Error;
+use crate::search::{self, Tree, MAX_THREADS};
 use crate::setup::Setup;
-use crate::rng::SplitMix64;
-use crate::eval::{default_exploration, Reward, Rollout, RolloutEval};
-use crate::search::{self, Config, Tree, DEFAULT_ITERATIONS, MAX_THREADS};
-use crate::state::{State, MAX_PLAYERS};
-
-const AGENT_STREAM: u64 = 0xA6E7;
-
-/// A built-in agent and its parameters, written `name` or `name:key=value,...`
-/// (`mcts:iterations=2000,c=0.3`); see `docs/search.md`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-#[allow(clippy::large_enum_variant)] // a handful per arena, copied per game: size does not matter
-pub enum AgentSpec {
-    Random,
-    Greedy,
-    /// The Dragon of Ingenuity's priorities (`docs/solo.md`).
-    Dragon,
-    /// ISMCTS valuing leaves with `eval`; `config.seed` is ignored (the arena
-    /// derives one per decision). `reuse` keeps the tree between the agent's
-    /// moves. `exploration` is the constant given in the spec; `None` takes
-    /// the default for the game played (solo or not) and the reward.
-    Mcts { config: Config, eval: RolloutEval, reuse: bool, exploration: Option<f64> },
-}
-
-impl AgentSpec {
-    /// Parse a spec.
-    pub fn parse(text: &str) -> Result<AgentSpec, Error> {
-        let bad = |m: String| Error::Setup(format!("agent spec {text:?}: {m}"));
-        let (name, params) = match text.split_once(':') {
-            Some((n, p)) => (n.trim(), p.trim()),
-            None => (text.trim(), ""),
-        };
-        let pairs: Vec<(&str, &str)> = if params.is_empty() {
-            Vec::new()
-        } else {
-            params
-                .split(',')
-                .map(|kv| kv.split_once('=').map(|(k, v)| (k.trim(), v.trim())).ok_or_else(|| bad(format!("expected key=value, got {kv:?}"))))
-                .collect::<Result<_, _>>()?
-        };
-        let simple = |a: AgentSpec| if pairs.is_empty() { Ok(a) } else { Err(bad(format!("{name} takes no parameters"))) };
-        match name {
-            "random" => simple(AgentSpec::Random),
-            "greedy" => simple(AgentSpec::Greedy),
-            "dragon" => simple(AgentSpec::Dragon),
-            "mcts" => {
-                let mut cfg = Config { iterations: None, ..Config::default() };
-                let mut eval = RolloutEval::default();
-                let mut exploration = None;
-                let mut epsilon = 0.0f32;
-                let mut rollout = "tuned".to_string();
-                let mut reuse = false;
-                for (k, v) in pairs {
-                    let num = |v: &str| v.parse::<f64>().map_err(|_| bad(format!("{k} must be a number, got {v:?}")));
-                    let int = |v: &str| v.parse::<u64>().map_err(|_| bad(format!("{k} must be a whole number, got {v:?}")));
-                    match k {
-                        "iterations" => cfg.iterations = Some(int(v)?),
-                        "time" | "time_limit" => cfg.time_limit = Some(num(v)?),
-                        "threads" => cfg.threads = int(v)? as usize,
-                        "c" | "exploration" => exploration = Some(num(v)?),
-                        "reward" => eval.reward = Reward::parse(v).map_err(bad)?,
-                        "rollout" => rollout = v.to_string(),
-                        "epsilon" => epsilon = num(v)? as f32,
-                        "depth" | "rollout_depth" => eval.depth = Some(int(v)?.min(u32::MAX as u64) as u32),
-                        "reuse" | "reuse_tree" => {
-                            reuse = match v {
-                                "true" | "1" | "yes" => true,
-                                "false" | "0" | "no" => false,
-                                _ => return Err(bad(format!("reuse is true or false, got {v:?}"))),
-                            }
-                        }
-                        "max_nodes" => cfg.max_nodes = int(v)? as usize,
-                        "widening" => cfg.widening = if matches!(v, "off" | "none") { None } else { Some(num(v)?) },
-                        _ => return Err(bad(format!("unknown MCTS parameter {k:?}"))),
-                    }
-                }
-                if cfg.iterations.is_none() && cfg.time_limit.is_none() {
-                    cfg.iterations = Some(DEFAULT_ITERATIONS);
-                }
-                eval.rollout = Rollout::parse(&rollout, epsilon).map_err(bad)?;
-                cfg.exploration = exploration.unwrap_or_else(|| default_exploration(false, eval.reward));
-                search::check(&cfg).map_err(bad)?;
-                Ok(AgentSpec::Mcts { config: cfg, eval, reuse, exploration })
-            }
-            _ => Err(bad(format!("unknown agent {name:?} (random, greedy, dragon, mcts)"))),
-        }
-    }
-}
+use crate::state::MAX_PLAYERS;
 
 /// One finished game of an arena.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -115,40 +31,6 @@ pub struct ArenaGame {
     /// Per seat: decisions taken and seconds spent choosing them.
     pub decisions: [u32; MAX_PLAYERS],
     pub seconds: [f64; MAX_PLAYERS],
-}
-
-/// The decision seed of an agent: a function of the game, the seat and the
-/// decision number only.
-pub(crate) fn decision_seed(game_seed: u64, seat: usize, decision: u32) -> u64 {
-    SplitMix64::stream(game_seed ^ ((seat as u64) << 56) ^ ((decision as u64) << 32), AGENT_STREAM).next_u64()
-}
-
-/// One decision of `spec` for the seat to move, without tree reuse (for
-/// callers that keep no per-seat memory); a search is abandoned when `stop`
-/// is set.
-pub fn agent_action_until(
-    spec: AgentSpec,
-    s: &State,
-    rng: &mut SplitMix64,
-    buf: &mut ActionList,
-    stop: Option<&AtomicBool>,
-) -> Option<Action> {
-    match spec {
-        AgentSpec::Random => random_action(s, rng, buf),
-        AgentSpec::Greedy => greedy_action(s, rng),
-        AgentSpec::Dragon => s.dragon_action(),
-        AgentSpec::Mcts { config, eval, exploration, .. } => {
-            // The rollout never fails, so a search always has a result.
-            search::search_until(s, &decision_config(config, &eval, exploration, s, rng), &eval, None, stop).ok().and_then(|r| r.0.best)
-        }
-    }
-}
-
-/// The search settings of one decision: the spec's, a seed from the
-/// decision's stream, and the default exploration where the spec gave none.
-fn decision_config(config: Config, eval: &RolloutEval, exploration: Option<f64>, s: &State, rng: &mut SplitMix64) -> Config {
-    let exploration = exploration.unwrap_or_else(|| default_exploration(s.is_solo(), eval.reward));
-    Config { seed: rng.next_u64(), exploration, ..config }
 }
 
 /// Play one game: `agents.len()` players (1 is solo against the Dragon of
@@ -167,7 +49,7 @@ pub fn play_game(agents: &[AgentSpec], setup: &Setup, stop: &AtomicBool) -> Aren
     while !s.is_over() && !stop.load(Ordering::Relaxed) {
         let seat = s.current_player();
         let agent = agents[out.agent_of_seat[seat] as usize];
-        let mut rng = SplitMix64::new(decision_seed(game_seed, seat, out.decisions[seat]));
+        let mut rng = decision_rng(game_seed, seat, out.decisions[seat]);
         let start = Instant::now();
         let a = match agent {
             AgentSpec::Mcts { config, eval, reuse: true, exploration } => {
@@ -268,18 +150,6 @@ mod tests {
 
     fn specs(texts: &[&str]) -> Vec<AgentSpec> {
         texts.iter().map(|t| AgentSpec::parse(t).unwrap()).collect()
-    }
-
-    #[test]
-    fn specs_parse_and_reject() {
-        assert_eq!(AgentSpec::parse("greedy").unwrap(), AgentSpec::Greedy);
-        let AgentSpec::Mcts { config, eval, reuse, .. } = AgentSpec::parse("mcts:iterations=50,c=0.3,rollout=random,reuse=true").unwrap() else {
-            panic!()
-        };
-        assert_eq!((config.iterations, config.exploration, eval.rollout, reuse), (Some(50), 0.3, Rollout::Random, true));
-        for bad in ["mcts:iterations=x", "mcts:foo=1", "greedy:x=1", "mcts:iterations", "mcts:iterations=0", "mcts:time=-1", "nobody", "mcts:epsilon=2", "mcts:time=1e300", "mcts:max_nodes=2"] {
-            assert!(AgentSpec::parse(bad).is_err(), "{bad}");
-        }
     }
 
     #[test]

@@ -1,42 +1,19 @@
 //! Many whole games in Rust threads: throughput without a Python call per step.
 //!
-//! Game `k` of a batch with seed `s` is dealt with seed `s + k` and its agent
-//! draws from `SplitMix64::stream(s + k, AGENTS)`, so results do not depend on
-//! the number of threads.
+//! Game `k` of a batch with seed `s` is dealt with seed `s + k`; a random or
+//! greedy playout draws from `SplitMix64::stream(s + k, stream::PLAYOUT)`,
+//! other agents by the seed rule of `agents::spec`, so results do not depend
+//! on the number of threads.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::arena::{play_game, AgentSpec};
+use crate::agents::spec::AgentSpec;
+use crate::arena::play_game;
 use crate::agents::{greedy_action, random_playout};
 use crate::error::Error;
-use crate::rng::SplitMix64;
+use crate::rng::{stream, SplitMix64};
 use crate::setup::Setup;
 use crate::state::MAX_PLAYERS;
-
-const AGENTS: u64 = 3;
-
-/// A built-in policy for every seat.
-#[derive(Clone, Copy, Debug, PartialEq)]
-#[allow(clippy::large_enum_variant)] // one per batch: size does not matter
-pub enum Policy {
-    Random,
-    Greedy,
-    Dragon,
-    /// Any other agent spec (`mcts:...`), played as the arena plays it.
-    Agent(AgentSpec),
-}
-
-impl Policy {
-    /// `random`, `greedy`, `dragon`, or any agent spec of [`AgentSpec::parse`].
-    pub fn parse(name: &str) -> Result<Policy, Error> {
-        match name {
-            "random" => Ok(Policy::Random),
-            "greedy" => Ok(Policy::Greedy),
-            "dragon" => Ok(Policy::Dragon),
-            _ => AgentSpec::parse(name).map(Policy::Agent),
-        }
-    }
-}
 
 /// One finished game: scores by seat, winners as a bitmask, decisions taken.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -46,26 +23,26 @@ pub struct Outcome {
     pub decisions: u32,
 }
 
-/// Play the game of `setup` to the end.
-pub fn play_one(setup: &Setup, policy: Policy, stop: &AtomicBool) -> Outcome {
+/// Play the game of `setup` to the end with `policy` in every seat.
+pub fn play_one(setup: &Setup, policy: AgentSpec, stop: &AtomicBool) -> Outcome {
     let players = setup.players;
-    if let Policy::Agent(spec) = policy {
-        let g = play_game(&[spec; MAX_PLAYERS][..players], setup, stop);
+    if let AgentSpec::Mcts { .. } = policy {
+        let g = play_game(&[policy; MAX_PLAYERS][..players], setup, stop);
         return Outcome { scores: g.scores, winners: g.winners, decisions: g.decisions.iter().sum() };
     }
     let game_seed = setup.seed;
     // The setup was validated by the caller, so this cannot fail.
     let Ok(mut s) = setup.state() else { return Outcome::default() };
-    let mut rng = SplitMix64::stream(game_seed, AGENTS);
+    let mut rng = SplitMix64::stream(game_seed, stream::PLAYOUT);
     let mut decisions = 0;
-    if policy == Policy::Random {
+    if policy == AgentSpec::Random {
         decisions = random_playout(&mut s, &mut rng);
     }
     loop {
         let a = match policy {
-            Policy::Greedy => greedy_action(&s, &mut rng),
-            Policy::Dragon => s.dragon_action(),
-            Policy::Random | Policy::Agent(_) => None, // played above
+            AgentSpec::Greedy => greedy_action(&s, &mut rng),
+            AgentSpec::Dragon => s.dragon_action(),
+            AgentSpec::Random | AgentSpec::Mcts { .. } => None, // played above
         };
         let Some(a) = a else { break };
         s.apply_unchecked(a);
@@ -81,7 +58,7 @@ pub fn play_one(setup: &Setup, policy: Policy, stop: &AtomicBool) -> Outcome {
 /// Play `out.len()` games on `threads` threads: game `k` is `setup` dealt
 /// (and its cards drawn) from seed `setup.seed + k`. Setting `stop` ends the
 /// run after the games in hand (the rest of `out` is then left as it was).
-pub fn playouts(setup: &Setup, policy: Policy, threads: usize, out: &mut [Outcome], stop: &AtomicBool) -> Result<(), Error> {
+pub fn playouts(setup: &Setup, policy: AgentSpec, threads: usize, out: &mut [Outcome], stop: &AtomicBool) -> Result<(), Error> {
     setup.validate()?;
     if setup.deal.is_some() {
         return Err(Error::Setup("a batch deals each game from its seed; an explicit deal is not allowed".into()));
@@ -118,8 +95,8 @@ mod tests {
         let mut a = vec![Outcome::default(); 37];
         let mut b = a.clone();
         let setup = Setup::new(3, 5).with_cards(crate::cards::Cards::Draw(2), crate::cards::Cards::Draw(2));
-        playouts(&setup, Policy::Random, 1, &mut a, &AtomicBool::new(false)).unwrap();
-        playouts(&setup, Policy::Random, 4, &mut b, &AtomicBool::new(false)).unwrap();
+        playouts(&setup, AgentSpec::Random, 1, &mut a, &AtomicBool::new(false)).unwrap();
+        playouts(&setup, AgentSpec::Random, 4, &mut b, &AtomicBool::new(false)).unwrap();
         assert_eq!(a, b);
         assert!(a.iter().all(|o| o.decisions > 0 && o.winners != 0));
     }

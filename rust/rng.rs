@@ -29,8 +29,12 @@ pub mod stream {
     pub const SEARCH: u64 = 0x5EA2C4;
     /// A search's final choice when it draws one (a temperature).
     pub const CHOICE: u64 = 0xC401CE;
-    /// The per-decision seeds of built-in agents in arenas, playouts and self-play.
+    /// The per-decision seeds of built-in agents (`agents::spec::decision_rng`).
     pub const AGENT: u64 = 0xA6E7;
+    /// A batch playout of `random` or `greedy`: one stream per game.
+    pub const PLAYOUT: u64 = 3;
+    /// A vectorized environment's action sampler.
+    pub const SAMPLE: u64 = 0x5A3;
 }
 
 impl SplitMix64 {

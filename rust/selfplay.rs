@@ -11,9 +11,8 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use crate::action::{ActionList, NUM_ACTIONS};
-use crate::arena::decision_seed;
+use crate::agents::spec::decision_rng;
 use crate::error::Error;
-use crate::rng::SplitMix64;
 use crate::search::{self, Config, EvalError, Evaluator, MAX_THREADS};
 use crate::setup::Setup;
 use crate::state::observe::COMPACT_OBSERVATION_SIZE;
@@ -69,7 +68,7 @@ pub fn play<E: Evaluator<State>>(
             return Ok(None);
         }
         let seat = s.current_player();
-        let mut rng = SplitMix64::new(decision_seed(setup.seed, seat, decisions[seat]));
+        let mut rng = decision_rng(setup.seed, seat, decisions[seat]);
         decisions[seat] += 1;
         let decision_cfg = Config { seed: rng.next_u64(), exploration: exploration(&s), ..*cfg };
         let (r, _) = search::search_until(&s, &decision_cfg, eval, None, Some(stop))?;

@@ -12,15 +12,13 @@ use crate::action::{Action, ActionList, NUM_ACTIONS};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::agents::random_action;
-use crate::arena::{agent_action_until, AgentSpec};
+use crate::agents::spec::{agent_action_until, decision_rng, AgentSpec};
 use crate::error::Error;
-use crate::rng::SplitMix64;
+use crate::rng::{stream, SplitMix64};
 use crate::setup::Setup;
 use crate::state::observe::{COMPACT_OBSERVATION_SIZE, OBSERVATION_SIZE};
 use crate::state::{State, MAX_PLAYERS};
 
-const OPPONENT_STREAM: u64 = 0x0770;
-const SAMPLE_STREAM: u64 = 0x5A3;
 
 /// What each step writes as the observation of the seat to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,7 +58,8 @@ struct Slot {
     state: State,
     game_seed: u64,
     episode: u64,
-    opponent_decisions: u32,
+    /// Decisions each opponent seat has taken (the agents' seed rule).
+    opponent_decisions: [u32; MAX_PLAYERS],
     scores: [i32; MAX_PLAYERS],
 }
 
@@ -131,7 +130,7 @@ impl VecEnv {
         // Resolve the layout once, not per game.
         let setup = Setup { layout: Some(setup.layout()), ..setup };
         let seed = setup.seed;
-        let sampler = SplitMix64::stream(seed, SAMPLE_STREAM);
+        let sampler = SplitMix64::stream(seed, stream::SAMPLE);
         let mut env = VecEnv { setup, seed, learner, opponent, reward, observation, slots: Vec::new(), pool, sampler, ready: false };
         env.slots.try_reserve_exact(n).map_err(|_| Error::Setup(format!("{n} games do not fit in memory")))?;
         // Dealt only: the opponents' first moves (a search, perhaps) wait for
@@ -187,7 +186,7 @@ impl VecEnv {
         let state = self.setup.state_seeded(game_seed)?;
         // Scores count from 0, so a game's score rewards add up to its final
         // score even where it starts elsewhere (the solo variant's -15).
-        Ok(Slot { state, game_seed, episode, opponent_decisions: 0, scores: [0; MAX_PLAYERS] })
+        Ok(Slot { state, game_seed, episode, opponent_decisions: [0; MAX_PLAYERS], scores: [0; MAX_PLAYERS] })
     }
 
     fn play_opponents(&self, slot: &mut Slot, stop: Option<&AtomicBool>) {
@@ -197,9 +196,9 @@ impl VecEnv {
             if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
                 return; // the caller rolls the whole step back
             }
-            let seat = slot.state.current_player() as u64;
-            let mut rng = SplitMix64::stream(slot.game_seed ^ (seat << 56) ^ ((slot.opponent_decisions as u64) << 24), OPPONENT_STREAM);
-            slot.opponent_decisions += 1;
+            let seat = slot.state.current_player();
+            let mut rng = decision_rng(slot.game_seed, seat, slot.opponent_decisions[seat]);
+            slot.opponent_decisions[seat] += 1;
             let Some(a) = agent_action_until(spec, &slot.state, &mut rng, &mut buf, stop) else { break };
             slot.state.apply_unchecked(a);
         }

@@ -632,13 +632,13 @@ class MCTS:
         threads: int = 1,
         *,
         exploration: Optional[float] = None,
-        reward: str = "win",
-        rollout: str = "tuned",
+        reward: Optional[str] = None,  # "win"
+        rollout: Optional[str] = None,  # "tuned"
         epsilon: float = 0.0,
         rollout_depth: Optional[int] = None,
         reuse_tree: bool = False,
         determinize: bool = True,
-        max_nodes: int = 4000000,
+        max_nodes: Optional[int] = None,  # 4000000
         widening: Optional[float] = ...,  # 1.0
         evaluator: Optional[Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]] = None,
         batch_size: Optional[int] = None,

@@ -10,12 +10,13 @@ up to exactly one run's data (``examples/selfplay_ray.py``).
 
 from __future__ import annotations
 
-from typing import Any, Callable
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Callable
 
 from . import _core
 from .agents import MCTSAgent
+
+if TYPE_CHECKING:  # numpy is loaded by the first call that makes arrays, not by import
+    import numpy as np
 
 __all__ = ["selfplay"]
 

@@ -1,6 +1,7 @@
 //! Built-in policies that run inside Rust (playouts, the demo, benchmarks).
 
 pub mod heuristic;
+pub mod spec;
 
 use crate::action::{Action, ActionList};
 use crate::rng::SplitMix64;

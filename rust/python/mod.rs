@@ -1189,8 +1189,8 @@ fn playouts<'py>(
     spirits: Option<&Bound<'py, PyAny>>,
     dragons: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyTuple>> {
-    use crate::batch::{playouts as run, Outcome, Policy};
-    let policy = Policy::parse(agent).map_err(setup_err)?;
+    use crate::batch::{playouts as run, Outcome};
+    let policy = crate::agents::spec::AgentSpec::parse(agent).map_err(setup_err)?;
     if !(1..=4).contains(&players) {
         return Err(PyValueError::new_err(format!("players must be 1 (solo) to 4; got {players}")));
     }

@@ -51,20 +51,22 @@ type SearchTuple = (Option<Py<PyAction>>, Vec<(Py<PyAction>, u64, f64)>, Vec<Py<
 #[pymethods]
 impl PyMcts {
     #[new]
-    #[pyo3(signature = (iterations = None, time_limit = None, threads = 1, *, exploration = None, reward = "win", rollout = "tuned", epsilon = 0.0, rollout_depth = None, reuse_tree = false, determinize = true, max_nodes = 4_000_000, widening = Some(1.0), evaluator = None, batch_size = None, rollout_weight = 0.0, noise = None, temperature = 0.0))]
+    // Defaults left out (None) are those of the spec parser: `Config::default()`
+    // and `RolloutEval::default()`.
+    #[pyo3(signature = (iterations = None, time_limit = None, threads = 1, *, exploration = None, reward = None, rollout = None, epsilon = 0.0, rollout_depth = None, reuse_tree = false, determinize = true, max_nodes = None, widening = Some(search::DEFAULT_WIDENING), evaluator = None, batch_size = None, rollout_weight = 0.0, noise = None, temperature = 0.0))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         iterations: Option<u64>,
         time_limit: Option<f64>,
         threads: usize,
         exploration: Option<f64>,
-        reward: &str,
-        rollout: &str,
+        reward: Option<&str>,
+        rollout: Option<&str>,
         epsilon: f64,
         rollout_depth: Option<u32>,
         reuse_tree: bool,
         determinize: bool,
-        max_nodes: usize,
+        max_nodes: Option<usize>,
         widening: Option<f64>,
         evaluator: Option<Bound<'_, PyAny>>,
         batch_size: Option<usize>,
@@ -72,20 +74,22 @@ impl PyMcts {
         noise: Option<(f64, f64)>,
         temperature: f64,
     ) -> PyResult<Self> {
-        let reward = Reward::parse(reward).map_err(PyValueError::new_err)?;
-        let rollout = Rollout::parse(rollout, epsilon as f32).map_err(PyValueError::new_err)?;
+        let defaults = RolloutEval::default();
+        let reward = reward.map_or(Ok(defaults.reward), Reward::parse).map_err(PyValueError::new_err)?;
+        let rollout = Rollout::parse(rollout.unwrap_or(defaults.rollout.name().0), epsilon as f32).map_err(PyValueError::new_err)?;
         let iterations = if iterations.is_none() && time_limit.is_none() { Some(search::DEFAULT_ITERATIONS) } else { iterations };
+        let base = Config::default();
         let cfg = Config {
             iterations,
             time_limit,
             threads,
-            seed: 0,
-            exploration: exploration.unwrap_or(0.5),
+            exploration: exploration.unwrap_or(base.exploration),
             determinize,
-            max_nodes,
+            max_nodes: max_nodes.unwrap_or(base.max_nodes),
             widening,
             noise,
             temperature,
+            ..base
         };
         search::check(&cfg).map_err(PyValueError::new_err)?;
         if !(0.0..=1.0).contains(&rollout_weight) {

@@ -182,8 +182,8 @@ impl Default for Config {
             seed: 0,
             exploration: 0.5,
             determinize: true,
-            max_nodes: 4_000_000,
-            widening: Some(1.0),
+            max_nodes: DEFAULT_MAX_NODES,
+            widening: Some(DEFAULT_WIDENING),
             noise: None,
             temperature: 0.0,
         }
@@ -243,6 +243,10 @@ impl<'a> Budget<'a> {
     }
 }
 
+/// Progressive widening's constant unless set (`docs/search.md`).
+pub const DEFAULT_WIDENING: f64 = 1.0;
+/// Nodes per tree unless set.
+pub const DEFAULT_MAX_NODES: usize = 4_000_000;
 /// Iterations per search when neither budget is given.
 pub const DEFAULT_ITERATIONS: u64 = 1000;
 /// The longest time limit accepted: a day.
