@@ -48,15 +48,15 @@ pub fn play_game(agents: &[AgentSpec], setup: &Setup, stop: &AtomicBool) -> Aren
     let mut trees: [Option<(Tree<Action>, usize)>; MAX_PLAYERS] = Default::default();
     while !s.is_over() && !stop.load(Ordering::Relaxed) {
         let seat = s.current_player();
-        let agent = agents[out.agent_of_seat[seat] as usize];
+        let agent = &agents[out.agent_of_seat[seat] as usize];
         let mut rng = decision_rng(game_seed, seat, out.decisions[seat]);
         let start = Instant::now();
         let a = match agent {
             AgentSpec::Mcts { config, eval, reuse: true, exploration } => {
-                let cfg = decision_config(config, &eval, exploration, &s, &mut rng);
+                let cfg = decision_config(config, eval, *exploration, &s, &mut rng);
                 // Tree reuse: re-root the seat's last tree along the moves played since.
                 let old = trees[seat].take().and_then(|(mut t, from)| t.advance(&out.actions[from..]).then_some(t));
-                match search::search_until(&s, &cfg, &eval, old, Some(stop)) {
+                match search::search_until(&s, &cfg, eval, old, Some(stop)) {
                     Ok((r, tree)) => {
                         trees[seat] = tree.map(|t| (t, out.actions.len()));
                         r.best

@@ -24,10 +24,10 @@ pub struct Outcome {
 }
 
 /// Play the game of `setup` to the end with `policy` in every seat.
-pub fn play_one(setup: &Setup, policy: AgentSpec, stop: &AtomicBool) -> Outcome {
+pub fn play_one(setup: &Setup, policy: &AgentSpec, stop: &AtomicBool) -> Outcome {
     let players = setup.players;
     if let AgentSpec::Mcts { .. } = policy {
-        let g = play_game(&[policy; MAX_PLAYERS][..players], setup, stop);
+        let g = play_game(&vec![policy.clone(); players], setup, stop);
         return Outcome { scores: g.scores, winners: g.winners, decisions: g.decisions.iter().sum() };
     }
     let game_seed = setup.seed;
@@ -35,7 +35,7 @@ pub fn play_one(setup: &Setup, policy: AgentSpec, stop: &AtomicBool) -> Outcome 
     let Ok(mut s) = setup.state() else { return Outcome::default() };
     let mut rng = SplitMix64::stream(game_seed, stream::PLAYOUT);
     let mut decisions = 0;
-    if policy == AgentSpec::Random {
+    if *policy == AgentSpec::Random {
         decisions = random_playout(&mut s, &mut rng);
     }
     loop {
@@ -58,7 +58,7 @@ pub fn play_one(setup: &Setup, policy: AgentSpec, stop: &AtomicBool) -> Outcome 
 /// Play `out.len()` games on `threads` threads: game `k` is `setup` dealt
 /// (and its cards drawn) from seed `setup.seed + k`. Setting `stop` ends the
 /// run after the games in hand (the rest of `out` is then left as it was).
-pub fn playouts(setup: &Setup, policy: AgentSpec, threads: usize, out: &mut [Outcome], stop: &AtomicBool) -> Result<(), Error> {
+pub fn playouts(setup: &Setup, policy: &AgentSpec, threads: usize, out: &mut [Outcome], stop: &AtomicBool) -> Result<(), Error> {
     setup.validate()?;
     if setup.deal.is_some() {
         return Err(Error::Setup("a batch deals each game from its seed; an explicit deal is not allowed".into()));
@@ -95,8 +95,8 @@ mod tests {
         let mut a = vec![Outcome::default(); 37];
         let mut b = a.clone();
         let setup = Setup::new(3, 5).with_cards(crate::cards::Cards::Draw(2), crate::cards::Cards::Draw(2));
-        playouts(&setup, AgentSpec::Random, 1, &mut a, &AtomicBool::new(false)).unwrap();
-        playouts(&setup, AgentSpec::Random, 4, &mut b, &AtomicBool::new(false)).unwrap();
+        playouts(&setup, &AgentSpec::Random, 1, &mut a, &AtomicBool::new(false)).unwrap();
+        playouts(&setup, &AgentSpec::Random, 4, &mut b, &AtomicBool::new(false)).unwrap();
         assert_eq!(a, b);
         assert!(a.iter().all(|o| o.decisions > 0 && o.winners != 0));
     }

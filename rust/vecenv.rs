@@ -190,7 +190,7 @@ impl VecEnv {
     }
 
     fn play_opponents(&self, slot: &mut Slot, stop: Option<&AtomicBool>) {
-        let (Some(learner), Some(spec)) = (self.learner, self.opponent) else { return };
+        let (Some(learner), Some(spec)) = (self.learner, self.opponent.as_ref()) else { return };
         let mut buf = ActionList::default();
         while !slot.state.is_over() && slot.state.current_player() != learner {
             if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {

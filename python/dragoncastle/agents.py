@@ -144,7 +144,12 @@ class MCTSAgent:
     ``reuse_tree`` (keep the subtree of the actions played since the last
     search; stronger, see ``docs/search.md``), ``max_nodes``.
 
-    A search that learns (``docs/search.md``): ``evaluator`` is a callable
+    A search that learns (``docs/search.md``, ``docs/training.md``):
+    ``model`` is the path of a weights file written by ``dragoncastle
+    train`` (or ``"builtin"``, the network shipped in the package): the
+    network is evaluated in Rust inside the search, no Python per leaf; a
+    file made for another observation version or action space raises
+    ``ValueError``. ``evaluator`` is a callable
     ``evaluator(observations, masks) -> (priors, values)`` (a network of
     yours). The search then selects by PUCT with its priors and values its
     leaves with it, ``batch_size`` leaves per call (default 16) with the GIL
@@ -230,7 +235,7 @@ class MCTSAgent:
 
 
 _TUNING = {"exploration", "reward", "rollout", "epsilon", "rollout_depth", "reuse_tree", "determinize", "max_nodes",
-           "widening", "evaluator", "batch_size", "rollout_weight", "noise", "temperature"}
+           "widening", "model", "evaluator", "batch_size", "rollout_weight", "noise", "temperature"}
 
 
 def from_spec(spec: str, seed: int | None = None) -> Any:

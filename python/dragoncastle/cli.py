@@ -384,6 +384,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     pb.add_argument("--games", type=positive, default=20_000, help="games per batch-playout measurement")
     pb.add_argument("--plot", metavar="FILE.png", help="also draw Rust vs Python time per operation (needs matplotlib)")
     pb.set_defaults(func=cmd_bench)
+    # `train` has its own parser (dragoncastle.train.main); listed here for --help.
+    sub.add_parser("train", help="self-play training of the search's network; writes weights files (docs/training.md)")
+    given = list(sys.argv[1:] if argv is None else argv)
+    if given[:1] == ["train"]:
+        from .train import main as train_main
+
+        return train_main(given[1:])
     args = p.parse_args(argv)
     if args.command == "play" and not 2 <= len(args.seats) <= 4:
         p.error("--seats needs 2 to 4 agents")
@@ -393,7 +400,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The reader went away (`dragoncastle play -v | head`): stop quietly,
         # and keep Python from complaining again when it flushes stdout at exit.
         import os
-        import sys
 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0

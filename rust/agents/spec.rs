@@ -17,25 +17,29 @@ use std::sync::atomic::AtomicBool;
 use crate::action::{Action, ActionList};
 use crate::agents::{greedy_action, random_action};
 use crate::error::Error;
-use crate::eval::{default_exploration, Reward, Rollout, RolloutEval};
+use std::sync::Arc;
+
+use crate::eval::network::{Network, NetworkEval};
+use crate::eval::{LeafEval, Reward, Rollout, RolloutEval};
 use crate::rng::{stream, SplitMix64};
 use crate::search::{self, Config, DEFAULT_ITERATIONS};
 use crate::state::State;
 
 /// A built-in agent and its parameters, written `name` or `name:key=value,...`
 /// (`mcts:iterations=2000,c=0.3`); see `docs/search.md`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-#[allow(clippy::large_enum_variant)] // a handful per arena, copied per game: size does not matter
+#[derive(Clone, Debug, PartialEq)]
+#[allow(clippy::large_enum_variant)] // a handful per arena: size does not matter
 pub enum AgentSpec {
     Random,
     Greedy,
     /// The Dragon of Ingenuity's priorities (`docs/solo.md`).
     Dragon,
-    /// ISMCTS valuing leaves with `eval`; `config.seed` is ignored (the arena
-    /// derives one per decision). `reuse` keeps the tree between the agent's
-    /// moves. `exploration` is the constant given in the spec; `None` takes
-    /// the default for the game played (solo or not) and the reward.
-    Mcts { config: Config, eval: RolloutEval, reuse: bool, exploration: Option<f64> },
+    /// ISMCTS valuing leaves with `eval` (rollouts, or a network);
+    /// `config.seed` is ignored (each decision draws one by the seed rule).
+    /// `reuse` keeps the tree between the agent's moves. `exploration` is the
+    /// constant given in the spec; `None` takes the default for the game
+    /// played (solo or not), the reward and the evaluator.
+    Mcts { config: Config, eval: LeafEval, reuse: bool, exploration: Option<f64> },
 }
 
 impl AgentSpec {
@@ -62,6 +66,8 @@ impl AgentSpec {
             "mcts" => {
                 let mut cfg = Config { iterations: None, ..Config::default() };
                 let mut eval = RolloutEval::default();
+                let mut model: Option<Arc<Network>> = None;
+                let mut rollout_weight = 0.0;
                 let mut exploration = None;
                 let mut epsilon = 0.0f32;
                 let mut rollout = "tuned".to_string();
@@ -87,6 +93,8 @@ impl AgentSpec {
                         }
                         "max_nodes" => cfg.max_nodes = int(v)? as usize,
                         "widening" => cfg.widening = if matches!(v, "off" | "none") { None } else { Some(num(v)?) },
+                        "model" => model = Some(Arc::new(load_model(v).map_err(bad)?)),
+                        "rollout_weight" | "lambda" => rollout_weight = num(v)?,
                         _ => return Err(bad(format!("unknown MCTS parameter {k:?}"))),
                     }
                 }
@@ -94,13 +102,32 @@ impl AgentSpec {
                     cfg.iterations = Some(DEFAULT_ITERATIONS);
                 }
                 eval.rollout = Rollout::parse(&rollout, epsilon).map_err(bad)?;
-                cfg.exploration = exploration.unwrap_or_else(|| default_exploration(false, eval.reward));
+                if !(0.0..=1.0).contains(&rollout_weight) {
+                    return Err(bad(format!("rollout_weight must be in [0, 1]; got {rollout_weight}")));
+                }
+                let eval = match model {
+                    Some(net) => LeafEval::Network(NetworkEval { net, rollout: eval, rollout_weight }),
+                    None if rollout_weight != 0.0 => return Err(bad("rollout_weight needs a model".into())),
+                    None => LeafEval::Rollout(eval),
+                };
+                cfg.exploration = exploration.unwrap_or_else(|| eval.default_exploration(false));
                 search::check(&cfg).map_err(bad)?;
                 Ok(AgentSpec::Mcts { config: cfg, eval, reuse, exploration })
             }
             _ => Err(bad(format!("unknown agent {name:?} (random, greedy, dragon, mcts)"))),
         }
     }
+}
+
+/// The weights of `model=`: a file written by `dragoncastle train`, or
+/// `builtin`, the network shipped inside the package.
+pub fn load_model(name: &str) -> Result<Network, String> {
+    if name == "builtin" {
+        return crate::eval::network::builtin();
+    }
+    let bytes = std::fs::read(name).map_err(|e| format!("cannot read the model {name:?}: {e}"))?;
+    let net = Network::from_bytes(&bytes).map_err(|e| format!("model {name:?}: {e}"))?;
+    Ok(Network { source: name.to_string(), ..net })
 }
 
 /// The generator of decision `decision` of the agent in `seat` of the game
@@ -113,7 +140,7 @@ pub fn decision_rng(game_seed: u64, seat: usize, decision: u32) -> SplitMix64 {
 /// callers that keep no per-seat memory); a search is abandoned when `stop`
 /// is set.
 pub fn agent_action_until(
-    spec: AgentSpec,
+    spec: &AgentSpec,
     s: &State,
     rng: &mut SplitMix64,
     buf: &mut ActionList,
@@ -124,17 +151,17 @@ pub fn agent_action_until(
         AgentSpec::Greedy => greedy_action(s, rng),
         AgentSpec::Dragon => s.dragon_action(),
         AgentSpec::Mcts { config, eval, exploration, .. } => {
-            // The rollout never fails, so a search always has a result.
-            search::search_until(s, &decision_config(config, &eval, exploration, s, rng), &eval, None, stop).ok().and_then(|r| r.0.best)
+            // Built-in evaluators never fail, so a search always has a result.
+            search::search_until(s, &decision_config(config, eval, *exploration, s, rng), eval, None, stop).ok().and_then(|r| r.0.best)
         }
     }
 }
 
 /// The search settings of one decision: the spec's, a seed from the
 /// decision's stream, and the default exploration where the spec gave none.
-pub(crate) fn decision_config(config: Config, eval: &RolloutEval, exploration: Option<f64>, s: &State, rng: &mut SplitMix64) -> Config {
-    let exploration = exploration.unwrap_or_else(|| default_exploration(s.is_solo(), eval.reward));
-    Config { seed: rng.next_u64(), exploration, ..config }
+pub(crate) fn decision_config(config: &Config, eval: &LeafEval, exploration: Option<f64>, s: &State, rng: &mut SplitMix64) -> Config {
+    let exploration = exploration.unwrap_or_else(|| eval.default_exploration(s.is_solo()));
+    Config { seed: rng.next_u64(), exploration, ..*config }
 }
 
 #[cfg(test)]
@@ -147,8 +174,9 @@ mod tests {
         let AgentSpec::Mcts { config, eval, reuse, .. } = AgentSpec::parse("mcts:iterations=50,c=0.3,rollout=random,reuse=true").unwrap() else {
             panic!()
         };
+        let LeafEval::Rollout(eval) = eval else { panic!() };
         assert_eq!((config.iterations, config.exploration, eval.rollout, reuse), (Some(50), 0.3, Rollout::Random, true));
-        for bad in ["mcts:iterations=x", "mcts:foo=1", "greedy:x=1", "mcts:iterations", "mcts:iterations=0", "mcts:time=-1", "nobody", "mcts:epsilon=2", "mcts:time=1e300", "mcts:max_nodes=2"] {
+        for bad in ["mcts:iterations=x", "mcts:foo=1", "greedy:x=1", "mcts:iterations", "mcts:iterations=0", "mcts:time=-1", "nobody", "mcts:epsilon=2", "mcts:time=1e300", "mcts:max_nodes=2", "mcts:model=/nonexistent", "mcts:rollout_weight=0.5"] {
             assert!(AgentSpec::parse(bad).is_err(), "{bad}");
         }
     }

@@ -1,8 +1,11 @@
 //! Dragon Castle for the generic search (`crate::search`): [`State`] as a
 //! [`SearchGame`] (determinization from public information, utilities) and
 //! the evaluators that value its leaves: the heuristic rollout
-//! ([`rollout::RolloutEval`]).
+//! ([`rollout::RolloutEval`]) and a trained network
+//! ([`network::NetworkEval`], on the [`features`] of the compact observation).
 
+pub mod features;
+pub mod network;
 pub mod rollout;
 
 use crate::action::{Action, ActionList, NUM_ACTIONS};
@@ -11,6 +14,70 @@ use crate::rng::SplitMix64;
 use crate::search::{SearchGame, MAX_SEATS};
 use crate::state::State;
 pub use rollout::{Reward, Rollout, RolloutEval};
+
+use crate::search::{EvalError, Evaluator};
+use network::NetworkEval;
+
+/// The built-in leaf evaluations an agent spec names: rollouts, or a
+/// network (`model=`).
+#[derive(Clone, Debug)]
+pub enum LeafEval {
+    Rollout(RolloutEval),
+    Network(NetworkEval),
+}
+
+impl PartialEq for LeafEval {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (LeafEval::Rollout(a), LeafEval::Rollout(b)) => a == b,
+            (LeafEval::Network(a), LeafEval::Network(b)) => {
+                std::sync::Arc::ptr_eq(&a.net, &b.net) && a.rollout == b.rollout && a.rollout_weight == b.rollout_weight
+            }
+            _ => false,
+        }
+    }
+}
+
+/// PUCT's exploration constant with a network, unless set: values with
+/// rivals are chances to win; solo values are scores / 100, whose
+/// differences between moves are a few hundredths, so they want less.
+pub const NETWORK_EXPLORATION: (f64, f64) = (0.25, 1.0);
+
+impl LeafEval {
+    /// The exploration constant that suits this evaluation in a solo game or not.
+    pub fn default_exploration(&self, solo: bool) -> f64 {
+        match self {
+            LeafEval::Rollout(r) => default_exploration(solo, r.reward),
+            LeafEval::Network(_) if solo => NETWORK_EXPLORATION.0,
+            LeafEval::Network(_) => NETWORK_EXPLORATION.1,
+        }
+    }
+}
+
+impl Evaluator<State> for LeafEval {
+    fn gives_priors(&self) -> bool {
+        matches!(self, LeafEval::Network(_))
+    }
+    fn evaluate(&self, leaves: &mut [State], rng: &mut SplitMix64, values: &mut [[f64; MAX_SEATS]], priors: &mut [f32]) -> Result<(), EvalError> {
+        match self {
+            LeafEval::Rollout(r) => r.evaluate(leaves, rng, values, priors),
+            LeafEval::Network(n) => n.evaluate(leaves, rng, values, priors),
+        }
+    }
+    fn terminal(&self, s: &State, out: &mut [f64; MAX_SEATS]) {
+        match self {
+            LeafEval::Rollout(r) => r.terminal(s, out),
+            LeafEval::Network(n) => n.terminal(s, out),
+        }
+    }
+    #[inline]
+    fn order(&self, s: &State, m: Action) -> f64 {
+        match self {
+            LeafEval::Rollout(r) => r.order(s, m),
+            LeafEval::Network(_) => 0.0,
+        }
+    }
+}
 
 /// Solo utility: final score / 100, as `Game.returns()`; 55 points is 0.55.
 pub const SOLO_SCALE: f64 = crate::state::score::SOLO_RETURN_SCALE;

@@ -22,6 +22,7 @@ use crate::tile::{Tile as CoreTile, TileType as CoreType};
 use crate::{agents, render, Game as CoreGame};
 
 mod evaluator;
+mod network;
 mod search;
 mod vecenv;
 
@@ -1214,7 +1215,7 @@ fn playouts<'py>(
     winners.try_reserve_exact(cells).map_err(too_big)?;
     lengths.try_reserve_exact(n_games).map_err(too_big)?;
     let stop = std::sync::atomic::AtomicBool::new(false);
-    search::interruptible(py, &stop, || run(&setup, policy, threads, &mut out, &stop), |_| Ok(()))?.map_err(setup_err)?;
+    search::interruptible(py, &stop, || run(&setup, &policy, threads, &mut out, &stop), |_| Ok(()))?.map_err(setup_err)?;
     let width = players;
     for o in &out {
         for p in 0..width {
@@ -1294,5 +1295,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(search::agent_spec, m)?)?;
     m.add_function(wrap_pyfunction!(search::arena, m)?)?;
     m.add_function(wrap_pyfunction!(search::selfplay, m)?)?;
+    m.add_class::<network::PyNetwork>()?;
+    m.add_function(wrap_pyfunction!(network::network_features, m)?)?;
+    m.add("NETWORK_FEATURES", crate::eval::features::TABLE.count())?;
     Ok(())
 }

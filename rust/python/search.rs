@@ -17,7 +17,9 @@ use numpy::{PyArray1, PyArrayMethods};
 
 use super::evaluator::PyEvaluator;
 use crate::action::NUM_ACTIONS;
-use crate::eval::{default_exploration, Reward, Rollout, RolloutEval};
+use crate::agents::spec::load_model;
+use crate::eval::network::NetworkEval;
+use crate::eval::{LeafEval, Reward, Rollout, RolloutEval};
 use crate::rng::SplitMix64;
 use crate::search::{self, Config, EvalError, Evaluator, Mixed, SearchResult, Tree, MAX_SEATS};
 use crate::state::observe::COMPACT_OBSERVATION_SIZE;
@@ -53,7 +55,7 @@ impl PyMcts {
     #[new]
     // Defaults left out (None) are those of the spec parser: `Config::default()`
     // and `RolloutEval::default()`.
-    #[pyo3(signature = (iterations = None, time_limit = None, threads = 1, *, exploration = None, reward = None, rollout = None, epsilon = 0.0, rollout_depth = None, reuse_tree = false, determinize = true, max_nodes = None, widening = Some(search::DEFAULT_WIDENING), evaluator = None, batch_size = None, rollout_weight = 0.0, noise = None, temperature = 0.0))]
+    #[pyo3(signature = (iterations = None, time_limit = None, threads = 1, *, exploration = None, reward = None, rollout = None, epsilon = 0.0, rollout_depth = None, reuse_tree = false, determinize = true, max_nodes = None, widening = Some(search::DEFAULT_WIDENING), model = None, evaluator = None, batch_size = None, rollout_weight = 0.0, noise = None, temperature = 0.0))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         iterations: Option<u64>,
@@ -68,6 +70,7 @@ impl PyMcts {
         determinize: bool,
         max_nodes: Option<usize>,
         widening: Option<f64>,
+        model: Option<&str>,
         evaluator: Option<Bound<'_, PyAny>>,
         batch_size: Option<usize>,
         rollout_weight: f64,
@@ -99,12 +102,20 @@ impl PyMcts {
             Some(f) if !f.is_callable() => return Err(PyTypeError::new_err("evaluator must be a callable evaluator(observations, masks) -> (priors, values)")),
             Some(f) => Some(PyEvaluator::new(f.unbind(), batch_size.unwrap_or(DEFAULT_BATCH))?),
             None if batch_size.is_some() => return Err(PyValueError::new_err("batch_size needs an evaluator")),
-            None if rollout_weight != 0.0 => return Err(PyValueError::new_err("rollout_weight needs an evaluator")),
+            None if rollout_weight != 0.0 => return Err(PyValueError::new_err("rollout_weight needs a model or an evaluator")),
             None => None,
         };
         let roll = RolloutEval { reward, rollout, depth: rollout_depth };
+        if model.is_some() && evaluator.is_some() {
+            return Err(PyValueError::new_err("give a model or an evaluator, not both"));
+        }
+        if let Some(name) = model {
+            let net = Arc::new(load_model(name).map_err(PyValueError::new_err)?);
+            let eval = AgentEval::Leaf(LeafEval::Network(NetworkEval { net, rollout: roll, rollout_weight }));
+            return Ok(PyMcts { cfg, eval, exploration, reuse: reuse_tree, tree: None });
+        }
         let eval = match evaluator {
-            None => AgentEval::Rollout(roll),
+            None => AgentEval::Leaf(LeafEval::Rollout(roll)),
             Some(net) if rollout_weight == 0.0 => AgentEval::Python(std::sync::Arc::new(net)),
             Some(net) => AgentEval::Mixed(Mixed { guide: std::sync::Arc::new(net), rollout: roll, weight: rollout_weight }),
         };
@@ -172,10 +183,7 @@ impl PyMcts {
     /// The exploration constant of a search of `s`: the user's, else the
     /// default for the game (solo or not), the reward and the evaluator.
     fn exploration_for(&self, s: &crate::state::State) -> f64 {
-        self.exploration.unwrap_or_else(|| match &self.eval {
-            AgentEval::Rollout(r) => default_exploration(s.is_solo(), r.reward),
-            _ => DEFAULT_PUCT,
-        })
+        self.exploration.unwrap_or_else(|| self.eval.default_exploration(s.is_solo()))
     }
 }
 
@@ -183,18 +191,25 @@ impl PyMcts {
 /// both mixed.
 #[derive(Clone)]
 enum AgentEval {
-    Rollout(RolloutEval),
+    Leaf(LeafEval),
     Python(Arc<PyEvaluator>),
     Mixed(Mixed<Arc<PyEvaluator>, RolloutEval>),
 }
 
 impl AgentEval {
+    fn default_exploration(&self, solo: bool) -> f64 {
+        match self {
+            AgentEval::Leaf(l) => l.default_exploration(solo),
+            _ => DEFAULT_PUCT,
+        }
+    }
+
     /// The exception for a search the evaluator stopped: the evaluator's own,
     /// unchanged, when it raised one.
     fn error(&self, e: EvalError) -> PyErr {
         let net = match self {
             AgentEval::Python(net) | AgentEval::Mixed(Mixed { guide: net, .. }) => Some(net),
-            AgentEval::Rollout(_) => None,
+            AgentEval::Leaf(_) => None,
         };
         net.and_then(|n| n.take_error()).unwrap_or_else(|| PyRuntimeError::new_err(e.0))
     }
@@ -202,32 +217,35 @@ impl AgentEval {
 
 impl Evaluator<State> for AgentEval {
     fn gives_priors(&self) -> bool {
-        !matches!(self, AgentEval::Rollout(_))
+        match self {
+            AgentEval::Leaf(l) => l.gives_priors(),
+            _ => true,
+        }
     }
     fn batch_size(&self) -> usize {
         match self {
-            AgentEval::Rollout(r) => r.batch_size(),
+            AgentEval::Leaf(r) => r.batch_size(),
             AgentEval::Python(n) => n.batch_size(),
             AgentEval::Mixed(m) => m.batch_size(),
         }
     }
     fn evaluate(&self, leaves: &mut [State], rng: &mut SplitMix64, values: &mut [[f64; MAX_SEATS]], priors: &mut [f32]) -> Result<(), EvalError> {
         match self {
-            AgentEval::Rollout(r) => r.evaluate(leaves, rng, values, priors),
+            AgentEval::Leaf(r) => r.evaluate(leaves, rng, values, priors),
             AgentEval::Python(n) => n.evaluate(leaves, rng, values, priors),
             AgentEval::Mixed(m) => m.evaluate(leaves, rng, values, priors),
         }
     }
     fn terminal(&self, s: &State, out: &mut [f64; MAX_SEATS]) {
         match self {
-            AgentEval::Rollout(r) => r.terminal(s, out),
+            AgentEval::Leaf(r) => r.terminal(s, out),
             AgentEval::Python(n) => n.terminal(s, out),
             AgentEval::Mixed(m) => m.terminal(s, out),
         }
     }
     fn order(&self, s: &State, m: CoreAction) -> f64 {
         match self {
-            AgentEval::Rollout(r) => r.order(s, m),
+            AgentEval::Leaf(r) => r.order(s, m),
             _ => 0.0,
         }
     }
@@ -265,12 +283,7 @@ pub fn selfplay<'py>(
         let me = agent.borrow();
         (me.cfg, me.eval.clone(), me.exploration)
     };
-    let explore = |s: &State| {
-        exploration.unwrap_or_else(|| match &eval {
-            AgentEval::Rollout(r) => default_exploration(s.is_solo(), r.reward),
-            _ => DEFAULT_PUCT,
-        })
-    };
+    let explore = |s: &State| exploration.unwrap_or_else(|| eval.default_exploration(s.is_solo()));
     let done = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let result = interruptible(
@@ -326,6 +339,14 @@ pub fn agent_spec<'py>(py: Python<'py>, text: &str) -> PyResult<(String, Bound<'
             d.set_item("time_limit", c.time_limit)?;
             d.set_item("threads", c.threads)?;
             d.set_item("exploration", exploration)?;
+            let eval = match eval {
+                LeafEval::Rollout(r) => r,
+                LeafEval::Network(n) => {
+                    d.set_item("model", &n.net.source)?;
+                    d.set_item("rollout_weight", n.rollout_weight)?;
+                    n.rollout
+                }
+            };
             d.set_item("reward", eval.reward.name())?;
             let (rollout, epsilon) = eval.rollout.name();
             d.set_item("rollout", rollout)?;

@@ -79,7 +79,7 @@ impl PyVecEnv {
             _ => return Err(PyValueError::new_err(format!("observation must be 'compact', 'tensor' or 'none'; got {observation:?}"))),
         };
         let opponent = opponent.map(AgentSpec::parse).transpose().map_err(to_py_err)?;
-        let learner = match (opponent, learner) {
+        let learner = match (&opponent, learner) {
             (Some(_), l) => Some(l.unwrap_or(0)),
             (None, Some(_)) => return Err(PyValueError::new_err("learner is the seat the opponents leave free: give an opponent too")),
             (None, None) => None,

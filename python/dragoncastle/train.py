@@ -1,0 +1,348 @@
+"""Self-play training of the search's network: :func:`train`, ``dragoncastle train``.
+
+Expert Iteration (Anthony, Tian & Barber 2017) in AlphaZero's form, with plain
+numpy (``docs/training.md``):
+
+1. **Self-play.** The search with the current network (at first, the rollout
+   search) plays whole games in Rust threads (:func:`dragoncastle.selfplay`);
+   every decision gives the mover's compact observation, the legal actions,
+   the search's visit distribution and, at the end, the final returns.
+2. **Training.** The network learns the visit distributions (cross-entropy)
+   and the final returns of the seats (solo: squared error on score / 100;
+   with rivals: cross-entropy of a softmax over the seats) on the last few
+   generations' data, with Adam, starting from the current weights.
+3. **Gate.** The new network plays held-out deals (seeds no self-play game
+   uses) against the current one, at the same iterations; it replaces it only
+   if it does at least as well (solo: mean score; with rivals: win rate).
+
+Every generation writes its weights, a checkpoint and a line of
+``log.jsonl`` in the run directory; a run started again with the same
+directory continues after the last finished generation. The network's
+shape and input are the Rust side's (``rust/eval/network.rs``,
+``rust/eval/features.rs``); the weights file is written by the Rust code.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import statistics
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+
+from . import _core
+from .agents import MCTSAgent
+from .arena import arena
+from .selfplay import selfplay
+
+__all__ = ["TrainConfig", "train", "Model", "forward", "losses"]
+
+SEATS = 4
+HELD_OUT_SEEDS = 1_000_000_000  # gate deals: far from every self-play seed
+
+
+@dataclass
+class TrainConfig:
+    """One training run. ``directory`` holds the checkpoints and the log."""
+
+    directory: str
+    players: int = 1
+    generations: int = 10
+    games: int = 200  # self-play games per generation
+    iterations: int = 400  # search iterations per self-play decision
+    gate_games: int = 40
+    gate_iterations: int = 400
+    hidden: int = 64
+    hidden2: int = 32
+    epochs: int = 4
+    batch: int = 256
+    learning_rate: float = 1e-3
+    window: int = 4  # generations of data trained on
+    value_weight: float = 1.0
+    rollout_weight: float = 0.0  # rollouts mixed into the network's values in self-play
+    noise: tuple[float, float] | None = (0.3, 0.25)
+    temperature: float = 0.0  # noise, not a temperature, explores (KataGo): games stay strong
+    spirits: int = 0
+    dragons: int = 0
+    seed: int = 0
+    threads: int | None = None
+    command: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class Model:
+    """The network's arrays as numpy float32, in the Rust file order."""
+
+    NAMES = ("embed", "b0", "w1", "b1", "wv", "bv", "wp", "bp")
+
+    def __init__(self, hidden: int, hidden2: int, seed: int) -> None:
+        rng = np.random.default_rng(seed)
+        f = _core.NETWORK_FEATURES
+        self.hidden, self.hidden2 = hidden, hidden2
+        self.embed = (rng.standard_normal((f, hidden)) * 0.05).astype(np.float32)
+        self.b0 = np.full(hidden, 0.1, np.float32)
+        self.w1 = (rng.standard_normal((hidden, hidden2)) / math.sqrt(hidden)).astype(np.float32)
+        self.b1 = np.zeros(hidden2, np.float32)
+        self.wv = (rng.standard_normal((hidden2, SEATS)) * 0.01).astype(np.float32)
+        self.bv = np.full(SEATS, 0.4, np.float32)
+        self.wp = (rng.standard_normal((_core.NUM_ACTIONS, hidden2)) * 0.01).astype(np.float32)
+        self.bp = np.zeros(_core.NUM_ACTIONS, np.float32)
+
+    def arrays(self) -> list[np.ndarray]:
+        return [getattr(self, n) for n in self.NAMES]
+
+    def to_network(self, training: dict[str, Any]) -> Any:
+        return _core.Network.from_arrays([np.ascontiguousarray(a, np.float32).ravel() for a in self.arrays()],
+                                         self.hidden, self.hidden2, json.dumps(training))
+
+    @classmethod
+    def from_network(cls, net: Any) -> "Model":
+        header = json.loads(net.header)
+        m = cls.__new__(cls)
+        m.hidden, m.hidden2 = header["hidden"], header["hidden2"]
+        shapes = {"embed": (-1, m.hidden), "w1": (m.hidden, m.hidden2), "wv": (m.hidden2, SEATS),
+                  "wp": (_core.NUM_ACTIONS, m.hidden2)}
+        for name, a in zip(cls.NAMES, net.arrays()):
+            setattr(m, name, a.reshape(shapes.get(name, (-1,))).copy())
+        return m
+
+
+def features(observations: np.ndarray) -> np.ndarray:
+    """The network's input for a batch: a dense ``float32 (N, NETWORK_FEATURES)``."""
+    rows, cols, weights = _core.network_features(np.ascontiguousarray(observations, np.uint8))
+    x = np.zeros((len(observations), _core.NETWORK_FEATURES), np.float32)
+    x[rows, cols] = weights
+    return x
+
+
+def forward(m: Model, x: np.ndarray, masks: np.ndarray) -> dict[str, np.ndarray]:
+    """The forward pass (as ``_core.Network.forward``), keeping what backprop needs."""
+    a = x @ m.embed + m.b0
+    h = np.clip(a, 0.0, 1.0)
+    z = h @ m.w1 + m.b1
+    r = np.maximum(z, 0.0)
+    values = r @ m.wv + m.bv
+    logits = np.where(masks, r @ m.wp.T + m.bp, -np.inf).astype(np.float32)
+    return {"a": a, "h": h, "z": z, "r": r, "values": values, "logits": logits}
+
+
+def relative_returns(returns: np.ndarray, to_move: np.ndarray, players: int) -> np.ndarray:
+    """Returns by seat relative to the mover (column 0 the mover's), as the network predicts them."""
+    idx = (to_move[:, None] + np.arange(players)[None, :]) % players
+    return np.take_along_axis(returns, idx, axis=1)
+
+
+def losses(m: Model, x: np.ndarray, masks: np.ndarray, policies: np.ndarray, targets: np.ndarray,
+           players: int, value_weight: float = 1.0, grads: bool = True) -> tuple[float, float, dict[str, np.ndarray]]:
+    """Policy cross-entropy and value loss of a batch, and their gradients."""
+    n = len(x)
+    f = forward(m, x, masks)
+    logits = f["logits"]
+    top = logits.max(axis=1, keepdims=True)
+    e = np.where(masks, np.exp(logits - top), 0.0)
+    p = e / e.sum(axis=1, keepdims=True)
+    logp = np.where(masks, logits - top - np.log(e.sum(axis=1, keepdims=True)), 0.0)
+    policy_loss = float(-(policies * logp).sum() / n)
+    v = f["values"]
+    dv = np.zeros_like(v)
+    if players == 1:
+        err = v[:, 0] - targets[:, 0]
+        value_loss = float((err ** 2).mean())
+        dv[:, 0] = 2 * err / n
+    else:
+        s = v[:, :players] - v[:, :players].max(axis=1, keepdims=True)
+        q = np.exp(s) / np.exp(s).sum(axis=1, keepdims=True)
+        value_loss = float(-(targets * np.log(q + 1e-12)).sum() / n)
+        dv[:, :players] = (q - targets) / n
+    if not grads:
+        return policy_loss, value_loss, {}
+    dv *= value_weight
+    dlogits = np.where(masks, p - policies, 0.0) / n
+    g: dict[str, np.ndarray] = {}
+    g["wp"] = dlogits.T @ f["r"]
+    g["bp"] = dlogits.sum(axis=0)
+    g["wv"] = f["r"].T @ dv
+    g["bv"] = dv.sum(axis=0)
+    dr = dlogits @ m.wp + dv @ m.wv.T
+    dz = dr * (f["z"] > 0)
+    g["w1"] = f["h"].T @ dz
+    g["b1"] = dz.sum(axis=0)
+    dh = dz @ m.w1.T
+    da = dh * ((f["a"] > 0) & (f["a"] < 1))
+    g["embed"] = x.T @ da
+    g["b0"] = da.sum(axis=0)
+    return policy_loss, value_loss, g
+
+
+class Adam:
+    def __init__(self, m: Model, lr: float) -> None:
+        self.lr, self.t = lr, 0
+        self.mo = {n: np.zeros_like(getattr(m, n)) for n in Model.NAMES}
+        self.ve = {n: np.zeros_like(getattr(m, n)) for n in Model.NAMES}
+
+    def step(self, m: Model, g: dict[str, np.ndarray]) -> None:
+        self.t += 1
+        b1, b2 = 0.9, 0.999
+        for n, gn in g.items():
+            self.mo[n] = b1 * self.mo[n] + (1 - b1) * gn
+            self.ve[n] = b2 * self.ve[n] + (1 - b2) * gn * gn
+            mh = self.mo[n] / (1 - b1 ** self.t)
+            vh = self.ve[n] / (1 - b2 ** self.t)
+            setattr(m, n, (getattr(m, n) - self.lr * mh / (np.sqrt(vh) + 1e-8)).astype(np.float32))
+
+
+def fit(m: Model, data: dict[str, np.ndarray], cfg: TrainConfig, rng: np.random.Generator,
+        log: Callable[[str], None]) -> dict[str, float]:
+    """Train ``m`` in place on ``data``; the losses of the last epoch and on a held-out tenth."""
+    n = len(data["to_move"])
+    order = rng.permutation(n)
+    held = order[: max(1, n // 10)]
+    train_rows = order[len(held):]
+    targets = relative_returns(data["returns"], data["to_move"], cfg.players).astype(np.float32)
+    opt = Adam(m, cfg.learning_rate)
+    out: dict[str, float] = {}
+    for epoch in range(cfg.epochs):
+        rng.shuffle(train_rows)
+        pl, vl, k = 0.0, 0.0, 0
+        for start in range(0, len(train_rows), cfg.batch):
+            rows = np.sort(train_rows[start:start + cfg.batch])
+            x = features(data["observations"][rows])
+            p, v, g = losses(m, x, data["masks"][rows], data["policies"][rows], targets[rows], cfg.players, cfg.value_weight)
+            opt.step(m, g)
+            pl, vl, k = pl + p * len(rows), vl + v * len(rows), k + len(rows)
+        hp, hv, _ = losses(m, features(data["observations"][held]), data["masks"][held], data["policies"][held],
+                           targets[held], cfg.players, grads=False)
+        out = {"policy_loss": pl / k, "value_loss": vl / k, "held_policy_loss": hp, "held_value_loss": hv}
+        log(f"  epoch {epoch + 1}/{cfg.epochs}: policy {pl / k:.4f}, value {vl / k:.5f}; held out: policy {hp:.4f}, value {hv:.5f}")
+    return out
+
+
+def _agent(cfg: TrainConfig, model: str | None, iterations: int, selfplay_noise: bool) -> MCTSAgent:
+    tuning: dict[str, Any] = {}
+    if model is not None:
+        tuning["model"] = model
+        if cfg.rollout_weight:
+            tuning["rollout_weight"] = cfg.rollout_weight
+        if selfplay_noise:
+            if cfg.noise:
+                tuning["noise"] = tuple(cfg.noise)
+    if selfplay_noise and cfg.temperature:
+        tuning["temperature"] = cfg.temperature
+    return MCTSAgent(iterations=iterations, **tuning)
+
+
+def _strength(cfg: TrainConfig, model: str | None, games: int, iterations: int) -> float:
+    """Mean solo score, or win rate against the rollout search, on held-out deals."""
+    spec = f"mcts:iterations={iterations}" + (f",model={model}" if model else "")
+    if model and cfg.rollout_weight:
+        spec += f",rollout_weight={cfg.rollout_weight}"
+    cards = {"spirits": cfg.spirits or None, "dragons": cfg.dragons or None}
+    if cfg.players == 1:
+        r = arena([spec], games, seed=HELD_OUT_SEEDS, threads=cfg.threads, **cards)
+        return r.mean_scores()[0]
+    rivals = [f"mcts:iterations={iterations}"] * (cfg.players - 1)
+    r = arena([spec, *rivals], games, seed=HELD_OUT_SEEDS, threads=cfg.threads, **cards)
+    return r.win_rates()[0]
+
+
+def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> str:
+    """Run (or continue) the training of ``cfg``; returns the path of the best weights."""
+    os.makedirs(cfg.directory, exist_ok=True)
+    state_path = os.path.join(cfg.directory, "state.json")
+    state: dict[str, Any] = {"generation": 0, "best": None, "best_strength": None, "seconds": 0.0}
+    if os.path.exists(state_path):
+        with open(state_path) as f:
+            state = json.load(f)
+        log(f"continuing {cfg.directory} after generation {state['generation']} (best: {state['best']})")
+    rng = np.random.default_rng(cfg.seed + 7919 * state["generation"])
+    cards = {"spirits": cfg.spirits or None, "dragons": cfg.dragons or None}
+    while state["generation"] < cfg.generations:
+        g = state["generation"]
+        start = time.perf_counter()
+        log(f"generation {g + 1}/{cfg.generations}: self-play, {cfg.games} games at {cfg.iterations} iterations"
+            f" ({'rollouts' if state['best'] is None else 'network ' + os.path.basename(state['best'])})")
+        agent = _agent(cfg, state["best"], cfg.iterations, selfplay_noise=True)
+        data = selfplay(agent, cfg.games, players=cfg.players, seed=cfg.seed + g * cfg.games, threads=cfg.threads, **cards)
+        np.savez_compressed(os.path.join(cfg.directory, f"data{g:03d}.npz"), **{k: v for k, v in data.items() if k != "policies"},
+                            policy_rows=np.nonzero(data["policies"])[0], policy_cols=np.nonzero(data["policies"])[1],
+                            policy_values=data["policies"][np.nonzero(data["policies"])])
+        window = _load_window(cfg, g)
+        log(f"  {len(data['to_move'])} decisions; training on {len(window['to_move'])} from the last {min(cfg.window, g + 1)} generation(s)")
+        model = Model.from_network(_core.Network.load(state["best"])) if state["best"] else Model(cfg.hidden, cfg.hidden2, cfg.seed)
+        metrics = fit(model, window, cfg, rng, log)
+        training = {"command": cfg.command, "seed": cfg.seed, "generation": g + 1, "players": cfg.players,
+                    "config": {k: v for k, v in asdict(cfg).items() if k not in ("directory", "command", "extra")}}
+        path = os.path.join(cfg.directory, f"gen{g + 1:03d}.dcnet")
+        model.to_network(training).save(path)
+        strength = _strength(cfg, path, cfg.gate_games, cfg.gate_iterations)
+        previous = state["best_strength"]
+        if previous is None and state["best"] is None:
+            previous = _strength(cfg, None, cfg.gate_games, cfg.gate_iterations)
+            state["rollout_strength"] = previous
+        accepted = state["best"] is None or strength >= previous
+        log(f"  gate on {cfg.gate_games} held-out deals at {cfg.gate_iterations} iterations: {strength:.3f}"
+            f" (current: {previous:.3f}) -> {'accepted' if accepted else 'rejected'}")
+        if accepted:
+            state["best"], state["best_strength"] = path, strength
+        state["generation"] = g + 1
+        state["seconds"] += time.perf_counter() - start
+        with open(os.path.join(cfg.directory, "log.jsonl"), "a") as f:
+            f.write(json.dumps({"generation": g + 1, "seconds": round(state["seconds"], 1), "decisions": int(len(data["to_move"])),
+                                "strength": strength, "current": previous, "accepted": accepted, **metrics}) + "\n")
+        with open(state_path + ".tmp", "w") as f:
+            json.dump(state, f)
+        os.replace(state_path + ".tmp", state_path)
+    return state["best"]
+
+
+def _load_window(cfg: TrainConfig, g: int) -> dict[str, np.ndarray]:
+    parts = []
+    for k in range(max(0, g + 1 - cfg.window), g + 1):
+        with np.load(os.path.join(cfg.directory, f"data{k:03d}.npz")) as z:
+            d = {name: z[name] for name in z.files}
+        policies = np.zeros((len(d["to_move"]), _core.NUM_ACTIONS), np.float32)
+        policies[d.pop("policy_rows"), d.pop("policy_cols")] = d.pop("policy_values")
+        d["policies"] = policies
+        parts.append(d)
+    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``dragoncastle train``: see ``--help``."""
+    import argparse
+
+    ap = argparse.ArgumentParser(prog="dragoncastle train", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    d = TrainConfig(directory="")
+    ap.add_argument("--dir", required=True, help="run directory: checkpoints, data, log.jsonl (a run there continues)")
+    ap.add_argument("--out", help="copy the best weights here at the end")
+    for name in ("players", "generations", "games", "iterations", "gate_games", "gate_iterations", "hidden", "hidden2",
+                 "epochs", "batch", "window", "spirits", "dragons", "seed"):
+        ap.add_argument("--" + name.replace("_", "-"), type=int, default=getattr(d, name))
+    for name in ("learning_rate", "value_weight", "rollout_weight", "temperature"):
+        ap.add_argument("--" + name.replace("_", "-"), type=float, default=getattr(d, name))
+    ap.add_argument("--threads", type=int, default=None)
+    args = ap.parse_args(argv)
+    if not 1 <= args.players <= 4:
+        raise SystemExit("--players must be 1 to 4")
+    if min(args.generations, args.games, args.iterations, args.gate_games, args.gate_iterations, args.epochs, args.batch, args.window) < 1:
+        raise SystemExit("counts must be at least 1")
+    cfg = TrainConfig(directory=args.dir, command="dragoncastle train " + " ".join(argv if argv is not None else sys.argv[2:]),
+                      threads=args.threads, **{k: getattr(args, k) for k in (
+                          "players", "generations", "games", "iterations", "gate_games", "gate_iterations", "hidden", "hidden2",
+                          "epochs", "batch", "window", "spirits", "dragons", "seed", "learning_rate", "value_weight",
+                          "rollout_weight", "temperature")})
+    best = train(cfg, log=lambda s: print(s, flush=True))
+    if args.out and best:
+        import shutil
+
+        shutil.copyfile(best, args.out)
+        print(f"best weights: {best}, copied to {args.out}")
+    else:
+        print(f"best weights: {best}")
+    return 0

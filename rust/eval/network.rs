@@ -1,0 +1,355 @@
+//! A small network that values positions and ranks their actions, evaluated
+//! inside the search without Python, at about the cost of a rollout.
+//!
+//! Shape (NNUE's, `docs/training.md`): the active [`features`] of the mover's
+//! compact observation are summed into an accumulator of `hidden` floats
+//! (plus a bias), clipped to `[0, 1]`; one dense layer of `hidden2` with
+//! ReLU; then two heads: values for the four relative seats (solo: the
+//! expected final score / 100 of the player; with rivals, softmax over the
+//! seats in the game = chances to win), and one logit per action id, of
+//! which only the legal ones are computed.
+//!
+//! Weights file: the line `dragoncastle-network`, a JSON header line (format,
+//! observation version, action space, feature count and fingerprint, sizes,
+//! and how the weights were trained), then the arrays as little-endian f32
+//! in the order of [`Network::ARRAYS`].
+//!
+//! [`features`]: super::features
+
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use super::features::TABLE;
+use super::rollout::RolloutEval;
+use crate::action::{Action, ActionList, NUM_ACTIONS};
+use crate::rng::SplitMix64;
+use crate::search::{EvalError, Evaluator, MAX_SEATS};
+use crate::state::observe::{COMPACT_OBSERVATION_SIZE, OBSERVATION_VERSION};
+use crate::state::State;
+
+/// The first line of a weights file.
+pub const MAGIC: &str = "dragoncastle-network";
+/// The layout of the file after the header.
+pub const FORMAT: u32 = 1;
+
+/// What a weights file says about itself.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Header {
+    pub format: u32,
+    pub observation_version: u32,
+    pub num_actions: usize,
+    pub features: usize,
+    /// [`super::features::Table::fingerprint`], as hex.
+    pub feature_fingerprint: String,
+    pub hidden: usize,
+    pub hidden2: usize,
+    /// How the weights were made: the command, the seed, anything else.
+    #[serde(default)]
+    pub training: serde_json::Value,
+}
+
+impl Header {
+    /// The header of a network of these sizes for this build's observation.
+    pub fn new(hidden: usize, hidden2: usize, training: serde_json::Value) -> Header {
+        Header {
+            format: FORMAT,
+            observation_version: OBSERVATION_VERSION,
+            num_actions: NUM_ACTIONS,
+            features: TABLE.count(),
+            feature_fingerprint: format!("{:016x}", TABLE.fingerprint()),
+            hidden,
+            hidden2,
+            training,
+        }
+    }
+
+    /// Whether this build can use such weights; else why not.
+    pub fn check(&self) -> Result<(), String> {
+        let here = Header::new(self.hidden, self.hidden2, serde_json::Value::Null);
+        if self.format != FORMAT {
+            return Err(format!("weights file format {} (this version reads {FORMAT})", self.format));
+        }
+        if self.observation_version != here.observation_version {
+            return Err(format!(
+                "weights made for observation version {} (this version has {}): retrain them",
+                self.observation_version, here.observation_version
+            ));
+        }
+        if self.num_actions != here.num_actions {
+            return Err(format!("weights made for {} action ids (this version has {})", self.num_actions, here.num_actions));
+        }
+        if self.features != here.features || self.feature_fingerprint != here.feature_fingerprint {
+            return Err(format!(
+                "weights made for other input features ({} features, fingerprint {}; this version has {}, {})",
+                self.features, self.feature_fingerprint, here.features, here.feature_fingerprint
+            ));
+        }
+        if !(1..=1024).contains(&self.hidden) || !(1..=1024).contains(&self.hidden2) {
+            return Err(format!("layer sizes {} and {} out of range (1 to 1024)", self.hidden, self.hidden2));
+        }
+        Ok(())
+    }
+}
+
+/// The weights.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Network {
+    pub header: Header,
+    /// Where the weights came from (`builtin`, a path), for messages and specs.
+    pub source: String,
+    /// `features × hidden`, row per feature.
+    pub embed: Vec<f32>,
+    pub b0: Vec<f32>,
+    /// `hidden × hidden2`, row per input.
+    pub w1: Vec<f32>,
+    pub b1: Vec<f32>,
+    /// `hidden2 × 4`.
+    pub wv: Vec<f32>,
+    pub bv: Vec<f32>,
+    /// `NUM_ACTIONS × hidden2`, row per action.
+    pub wp: Vec<f32>,
+    pub bp: Vec<f32>,
+}
+
+/// The largest hidden layer (stack buffers).
+const MAX_HIDDEN: usize = 1024;
+
+impl Network {
+    /// The arrays in file order, with their shapes.
+    pub const ARRAYS: [&'static str; 8] = ["embed", "b0", "w1", "b1", "wv", "bv", "wp", "bp"];
+
+    /// The shape of each array of [`Network::ARRAYS`] for a header.
+    pub fn shapes(h: &Header) -> [(usize, usize); 8] {
+        [
+            (h.features, h.hidden),
+            (1, h.hidden),
+            (h.hidden, h.hidden2),
+            (1, h.hidden2),
+            (h.hidden2, MAX_SEATS),
+            (1, MAX_SEATS),
+            (h.num_actions, h.hidden2),
+            (1, h.num_actions),
+        ]
+    }
+
+    /// A network from its header and arrays (in [`Network::ARRAYS`] order).
+    pub fn from_arrays(header: Header, arrays: Vec<Vec<f32>>) -> Result<Network, String> {
+        header.check()?;
+        let shapes = Network::shapes(&header);
+        if arrays.len() != shapes.len() {
+            return Err(format!("a network has {} arrays; got {}", shapes.len(), arrays.len()));
+        }
+        for ((name, (r, c)), a) in Network::ARRAYS.iter().zip(shapes).zip(&arrays) {
+            if a.len() != r * c {
+                return Err(format!("{name} must hold {r} x {c} numbers; got {}", a.len()));
+            }
+            if a.iter().any(|x| !x.is_finite()) {
+                return Err(format!("{name} holds a number that is not finite"));
+            }
+        }
+        let mut it = arrays.into_iter();
+        let mut next = || it.next().unwrap_or_default();
+        Ok(Network { header, source: String::new(), embed: next(), b0: next(), w1: next(), b1: next(), wv: next(), bv: next(), wp: next(), bp: next() })
+    }
+
+    /// The arrays in file order.
+    pub fn arrays(&self) -> [&[f32]; 8] {
+        [&self.embed, &self.b0, &self.w1, &self.b1, &self.wv, &self.bv, &self.wp, &self.bp]
+    }
+
+    /// The file's bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = format!("{MAGIC}\n{}\n", serde_json::to_string(&self.header).unwrap_or_default()).into_bytes();
+        for a in self.arrays() {
+            for x in a {
+                out.extend_from_slice(&x.to_le_bytes());
+            }
+        }
+        out
+    }
+
+    /// Read a weights file's bytes; a clear message for anything wrong.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
+        let mut lines = bytes.splitn(3, |&b| b == b'\n');
+        if lines.next() != Some(MAGIC.as_bytes()) {
+            return Err(format!("not a dragoncastle weights file (its first line is not {MAGIC:?})"));
+        }
+        let header = lines.next().ok_or("the weights file ends before its header")?;
+        let header: Header = serde_json::from_slice(header).map_err(|e| format!("the weights file's header is not valid: {e}"))?;
+        header.check()?;
+        let body = lines.next().unwrap_or_default();
+        let sizes: Vec<usize> = Network::shapes(&header).iter().map(|(r, c)| r * c).collect();
+        let want: usize = sizes.iter().sum::<usize>() * 4;
+        if body.len() != want {
+            return Err(format!("the weights file holds {} bytes of weights; its header says {want}", body.len()));
+        }
+        let mut floats = body.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+        let arrays = sizes.iter().map(|&n| floats.by_ref().take(n).collect()).collect();
+        Network::from_arrays(header, arrays)
+    }
+
+    /// The network's answer for one position, seen by the seat to move:
+    /// values for the relative seats (`[0]` the mover's) and a logit per
+    /// action of `legal` (in its order).
+    pub fn forward(&self, obs: &[u8], legal: &[Action], values: &mut [f32; MAX_SEATS], logits: &mut [f32]) {
+        let (h, h2) = (self.header.hidden, self.header.hidden2);
+        let mut acc = [0f32; MAX_HIDDEN];
+        let acc = &mut acc[..h];
+        acc.copy_from_slice(&self.b0);
+        TABLE.active(obs, |f, w| {
+            let row = &self.embed[f as usize * h..(f as usize + 1) * h];
+            if w == 1.0 {
+                for (a, x) in acc.iter_mut().zip(row) {
+                    *a += x;
+                }
+            } else {
+                for (a, x) in acc.iter_mut().zip(row) {
+                    *a += w * x;
+                }
+            }
+        });
+        let mut z = [0f32; MAX_HIDDEN];
+        let z = &mut z[..h2];
+        z.copy_from_slice(&self.b1);
+        for (i, &a) in acc.iter().enumerate() {
+            let a = a.clamp(0.0, 1.0);
+            if a != 0.0 {
+                for (zj, w) in z.iter_mut().zip(&self.w1[i * h2..(i + 1) * h2]) {
+                    *zj += a * w;
+                }
+            }
+        }
+        for x in z.iter_mut() {
+            *x = x.max(0.0);
+        }
+        *values = [self.bv[0], self.bv[1], self.bv[2], self.bv[3]];
+        for (i, &x) in z.iter().enumerate() {
+            for (v, w) in values.iter_mut().zip(&self.wv[i * MAX_SEATS..(i + 1) * MAX_SEATS]) {
+                *v += x * w;
+            }
+        }
+        for (out, a) in logits.iter_mut().zip(legal) {
+            let k = a.id() as usize;
+            *out = self.bp[k] + self.wp[k * h2..(k + 1) * h2].iter().zip(z.iter()).map(|(w, x)| w * x).sum::<f32>();
+        }
+    }
+
+    /// The values of the seats of the game from the raw outputs: solo, the
+    /// output itself clipped to `[0, 1]`; with rivals, softmax over the seats
+    /// in the game. `relative[k]` is relative seat `k`'s.
+    pub fn seat_values(relative: &[f32; MAX_SEATS], players: usize, mover: usize, out: &mut [f64; MAX_SEATS]) {
+        *out = [0.0; MAX_SEATS];
+        if players == 1 {
+            out[0] = (relative[0] as f64).clamp(0.0, 1.0);
+            return;
+        }
+        let top = relative[..players].iter().copied().fold(f32::NEG_INFINITY, f32::max);
+        let exps: Vec<f64> = relative[..players].iter().map(|&x| ((x - top) as f64).exp()).collect();
+        let total: f64 = exps.iter().sum();
+        for (k, e) in exps.iter().enumerate() {
+            out[(mover + k) % players] = e / total;
+        }
+    }
+}
+
+/// The network shipped inside the package (`model=builtin`), when this build has one.
+pub fn builtin() -> Result<Network, String> {
+    Err("this version ships no trained network yet: pass the path of a weights file written by `dragoncastle train`".into())
+}
+
+/// The network as the search's evaluator: priors (softmax of the legal
+/// actions' logits) and values, with rollouts mixed in at `rollout_weight`.
+#[derive(Clone, Debug)]
+pub struct NetworkEval {
+    pub net: Arc<Network>,
+    pub rollout: RolloutEval,
+    pub rollout_weight: f64,
+}
+
+impl Evaluator<State> for NetworkEval {
+    fn gives_priors(&self) -> bool {
+        true
+    }
+    fn evaluate(&self, leaves: &mut [State], rng: &mut SplitMix64, values: &mut [[f64; MAX_SEATS]], priors: &mut [f32]) -> Result<(), EvalError> {
+        let mut obs = [0u8; COMPACT_OBSERVATION_SIZE];
+        let mut legal = ActionList::default();
+        let mut logits = [0f32; crate::action::MAX_LEGAL];
+        for (i, (s, v)) in leaves.iter_mut().zip(values.iter_mut()).enumerate() {
+            let mover = s.current_player();
+            s.compact_observation(mover, &mut obs);
+            s.legal_actions_into(&mut legal);
+            let mut raw = [0f32; MAX_SEATS];
+            self.net.forward(&obs, &legal, &mut raw, &mut logits[..legal.len()]);
+            Network::seat_values(&raw, s.players(), mover, v);
+            let top = logits[..legal.len()].iter().copied().fold(f32::NEG_INFINITY, f32::max);
+            let row = &mut priors[i * NUM_ACTIONS..(i + 1) * NUM_ACTIONS];
+            for (a, &l) in legal.iter().zip(&logits[..legal.len()]) {
+                row[a.id() as usize] = (l - top).exp();
+            }
+            if self.rollout_weight > 0.0 {
+                let mut r = [0f64; MAX_SEATS];
+                self.rollout.roll(s, rng, &mut r);
+                for (x, y) in v.iter_mut().zip(r) {
+                    *x = (1.0 - self.rollout_weight) * *x + self.rollout_weight * y;
+                }
+            }
+        }
+        Ok(())
+    }
+    fn terminal(&self, s: &State, out: &mut [f64; MAX_SEATS]) {
+        *out = s.returns();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A network with small pseudo-random weights.
+    pub(crate) fn random_network(seed: u64, hidden: usize, hidden2: usize) -> Network {
+        let header = Header::new(hidden, hidden2, serde_json::json!({"command": "test", "seed": seed}));
+        let mut rng = SplitMix64::new(seed);
+        let arrays = Network::shapes(&header).iter().map(|(r, c)| (0..r * c).map(|_| (rng.unit() as f32 - 0.5) * 0.2).collect()).collect();
+        Network::from_arrays(header, arrays).unwrap()
+    }
+
+    #[test]
+    fn weights_round_trip_and_bad_files_are_refused() {
+        let net = random_network(1, 16, 8);
+        let bytes = net.to_bytes();
+        assert_eq!(Network::from_bytes(&bytes).unwrap(), net);
+        assert!(Network::from_bytes(b"hello\n{}\n").unwrap_err().contains("not a dragoncastle weights file"));
+        assert!(Network::from_bytes(&bytes[..bytes.len() - 4]).unwrap_err().contains("bytes of weights"));
+        let mut h = net.header.clone();
+        h.observation_version = 2;
+        let other = Network { header: h, ..net.clone() }.to_bytes();
+        assert!(Network::from_bytes(&other).unwrap_err().contains("observation version 2"));
+        let mut h = net.header.clone();
+        h.feature_fingerprint = "0".into();
+        assert!(Network::from_bytes(&Network { header: h, ..net.clone() }.to_bytes()).unwrap_err().contains("other input features"));
+    }
+
+    #[test]
+    fn the_search_runs_on_the_network() {
+        let net = Arc::new(random_network(2, 32, 16));
+        let eval = NetworkEval { net, rollout: RolloutEval::default(), rollout_weight: 0.0 };
+        for players in 1..=4 {
+            let s = crate::setup::Setup::new(players, 3).state().unwrap();
+            let cfg = crate::search::Config { iterations: Some(300), exploration: 1.0, ..Default::default() };
+            let r = crate::search::search(&s, &cfg, &eval).unwrap();
+            assert_eq!(r.iterations, 300);
+            assert!(s.is_legal(r.best.unwrap()));
+        }
+    }
+
+    #[test]
+    fn seat_values_are_absolute() {
+        let mut out = [0.0; MAX_SEATS];
+        Network::seat_values(&[2.0, 0.0, 0.0, 9.0], 3, 2, &mut out);
+        assert!(out[2] > out[0] && (out[0] - out[1]).abs() < 1e-12 && out[3] == 0.0);
+        assert!((out.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+        Network::seat_values(&[0.47, 5.0, 0.0, 0.0], 1, 0, &mut out);
+        assert!((out[0] - 0.47).abs() < 1e-6);
+    }
+}

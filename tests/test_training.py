@@ -1,0 +1,184 @@
+"""The trained evaluator's pieces: weights files, the Rust forward pass
+against the trainer's, the gradients, model agents, and the training
+pipeline end to end on a tiny budget (``docs/training.md``)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import dragoncastle as dc
+from dragoncastle import _core
+from dragoncastle.agents import MCTSAgent
+from dragoncastle.train import Model, TrainConfig, features, forward, losses, relative_returns, train
+
+
+def positions(players: int, n: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray, list]:
+    rng = np.random.default_rng(seed)
+    obs, masks, games = [], [], []
+    g = dc.Game(players=players, seed=seed)
+    while len(obs) < n:
+        if g.is_over:
+            g = dc.Game(players=players, seed=int(rng.integers(1 << 30)))
+        obs.append(g.compact_observation())
+        m = np.zeros(dc.NUM_ACTIONS, bool)
+        m[g.legal_action_ids()] = True
+        masks.append(m)
+        games.append(g.clone())
+        g.apply(int(rng.choice(g.legal_action_ids())))
+    return np.array(obs), np.array(masks), games
+
+
+@pytest.fixture(scope="module")
+def model() -> Model:
+    m = Model(24, 12, seed=3)
+    rng = np.random.default_rng(1)
+    # Weights as a trained network has them, not all near their start.
+    for name in Model.NAMES:
+        a = getattr(m, name)
+        setattr(m, name, (a + rng.standard_normal(a.shape).astype(np.float32) * 0.1).astype(np.float32))
+    return m
+
+
+def test_rust_inference_equals_the_trainers_forward_pass(model, tmp_path):
+    net = model.to_network({"command": "test"})
+    for players in (1, 2, 4):
+        obs, masks, _ = positions(players, 60, seed=players)
+        logits, values = net.forward(obs, masks)
+        f = forward(model, features(obs), masks)
+        assert np.allclose(values, f["values"], rtol=1e-4, atol=1e-5)
+        legal = masks
+        assert np.allclose(logits[legal], f["logits"][legal], rtol=1e-4, atol=1e-5)
+        assert np.isneginf(logits[~legal]).all()
+
+
+def test_weights_round_trip_and_refuse_a_mismatched_header(model, tmp_path):
+    path = tmp_path / "m.dcnet"
+    model.to_network({"command": "test", "seed": 5}).save(str(path))
+    net = _core.Network.load(str(path))
+    header = json.loads(net.header)
+    assert header["observation_version"] == dc.OBSERVATION_VERSION and header["num_actions"] == dc.NUM_ACTIONS
+    assert header["training"] == {"command": "test", "seed": 5}
+    again = Model.from_network(net)
+    for name in Model.NAMES:
+        assert np.array_equal(getattr(again, name), getattr(model, name))
+    raw = path.read_bytes()
+    first, head, body = raw.split(b"\n", 2)
+    for key, value, message in (("observation_version", 2, "observation version 2"), ("num_actions", 512, "action ids"),
+                                ("features", 10, "input features")):
+        h = json.loads(head)
+        h[key] = value
+        bad = tmp_path / "bad.dcnet"
+        bad.write_bytes(b"\n".join([first, json.dumps(h).encode(), body]))
+        with pytest.raises(ValueError, match=message):
+            _core.Network.load(str(bad))
+        with pytest.raises(ValueError, match=message):
+            MCTSAgent(iterations=10, model=str(bad))
+        with pytest.raises(ValueError, match=message):
+            dc.arena([f"mcts:iterations=5,model={bad}", "greedy"], 1)
+    (tmp_path / "short.dcnet").write_bytes(raw[:-8])
+    with pytest.raises(ValueError, match="bytes of weights"):
+        _core.Network.load(str(tmp_path / "short.dcnet"))
+    (tmp_path / "text.dcnet").write_text("hello")
+    with pytest.raises(ValueError, match="not a dragoncastle weights file"):
+        _core.Network.load(str(tmp_path / "text.dcnet"))
+    with pytest.raises(ValueError, match="cannot read"):
+        _core.Network.load(str(tmp_path / "missing.dcnet"))
+
+
+@pytest.mark.parametrize("players", [1, 3])
+def test_gradients_match_finite_differences(players):
+    m = Model(8, 6, seed=players)
+    obs, masks, _ = positions(players, 12, seed=10 + players)
+    x = features(obs)
+    rng = np.random.default_rng(0)
+    policies = np.where(masks, rng.random(masks.shape), 0).astype(np.float32)
+    policies /= policies.sum(axis=1, keepdims=True)
+    returns = rng.random((len(obs), players)).astype(np.float32)
+    if players > 1:
+        returns /= returns.sum(axis=1, keepdims=True)
+    targets = relative_returns(returns, np.zeros(len(obs), int), players)
+    _, _, g = losses(m, x, masks, policies, targets, players)
+    for name in ("wp", "wv", "w1", "b1", "b0", "embed"):
+        a = getattr(m, name).astype(np.float64)
+        flat = a.reshape(-1)
+        # Check a few coordinates that the batch touches.
+        touched = np.flatnonzero(np.abs(g[name]).reshape(-1) > 1e-6)[:4]
+        for i in touched:
+            old = flat[i]
+            eps = 1e-2 * max(1.0, abs(old))
+            vals = []
+            for d in (eps, -eps):
+                flat[i] = old + d
+                setattr(m, name, a.reshape(getattr(m, name).shape).astype(np.float32))
+                p, v, _ = losses(m, x, masks, policies, targets, players, grads=False)
+                vals.append(p + v)
+            flat[i] = old
+            setattr(m, name, a.reshape(getattr(m, name).shape).astype(np.float32))
+            numeric = (vals[0] - vals[1]) / (2 * eps)
+            assert numeric == pytest.approx(float(g[name].reshape(-1)[i]), rel=0.05, abs=2e-4), (name, i)
+
+
+def test_a_model_agent_searches_in_rust(model, tmp_path):
+    path = str(tmp_path / "m.dcnet")
+    model.to_network({"command": "test"}).save(path)
+    g = dc.Game(players=2, seed=4)
+    r = MCTSAgent(iterations=300, seed=1, model=path).search(g)
+    assert r.iterations == 300 and r.action in g.legal_actions()
+    assert abs(float(r.policy.sum()) - 1) < 1e-5
+    # The same network through a spec, in the arena and in self-play.
+    spec = f"mcts:iterations=50,model={path}"
+    assert "model" in _core.agent_spec(spec)[1]
+    games = dc.arena([spec, "greedy"], 2, seed=1, threads=1)
+    assert len(games.games) == 2
+    data = dc.selfplay(MCTSAgent(iterations=20, model=path), 1, players=1, seed=3)
+    assert len(data["to_move"]) > 10
+    with pytest.raises(ValueError, match="not both"):
+        MCTSAgent(iterations=10, model=path, evaluator=lambda o, m: None)
+    with pytest.raises(ValueError, match="rollout_weight"):
+        dc.arena(["mcts:iterations=5,rollout_weight=0.5", "greedy"], 1)
+
+
+def test_the_pipeline_runs_end_to_end_and_resumes(tmp_path):
+    cfg = TrainConfig(directory=str(tmp_path / "run"), players=1, generations=1, games=3, iterations=20, gate_games=2,
+                      gate_iterations=20, hidden=8, hidden2=4, epochs=1, threads=1, command="test")
+    logs = []
+    best = train(cfg, log=logs.append)
+    assert best.endswith("gen001.dcnet")
+    assert any("gate" in line for line in logs)
+    # A longer run in the same directory continues after generation 1.
+    cfg.generations = 2
+    logs.clear()
+    best2 = train(cfg, log=logs.append)
+    assert logs[0].startswith("continuing") and any("generation 2/2" in line for line in logs)
+    lines = (tmp_path / "run" / "log.jsonl").read_text().splitlines()
+    assert [json.loads(line)["generation"] for line in lines] == [1, 2]
+    net = _core.Network.load(best2)
+    assert json.loads(net.header)["training"]["command"] == "test"
+
+
+def test_the_train_command(tmp_path):
+    r = subprocess.run([sys.executable, "-m", "dragoncastle", "train", "--dir", str(tmp_path / "r"), "--players", "2",
+                        "--generations", "1", "--games", "2", "--iterations", "10", "--gate-games", "2",
+                        "--gate-iterations", "10", "--hidden", "8", "--hidden2", "4", "--epochs", "1", "--threads", "1",
+                        "--out", str(tmp_path / "best.dcnet")], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "best.dcnet").exists()
+    assert "copied to" in r.stdout
+    r = subprocess.run([sys.executable, "-m", "dragoncastle", "train", "--dir", str(tmp_path / "r"), "--players", "7"],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode != 0 and "players" in r.stderr
+
+
+def test_network_features_cover_the_observation():
+    obs, _, _ = positions(3, 20)
+    rows, cols, weights = _core.network_features(obs)
+    assert rows.min() == 0 and rows.max() == 19
+    assert 0 <= cols.min() and cols.max() < _core.NETWORK_FEATURES
+    assert (weights > 0).all()
+    with pytest.raises(ValueError, match="shape"):
+        _core.network_features(obs[:, :100])
