@@ -137,6 +137,8 @@ def test_a_model_agent_searches_in_rust(model, tmp_path):
     assert len(games.games) == 2
     data = dc.selfplay(MCTSAgent(iterations=20, model=path), 1, players=1, seed=3)
     assert len(data["to_move"]) > 10
+    mixed = MCTSAgent(iterations=50, seed=1, model=path, rollout_weight=0.5).search(g)
+    assert mixed.iterations == 50
     with pytest.raises(ValueError, match="not both"):
         MCTSAgent(iterations=10, model=path, evaluator=lambda o, m: None)
     with pytest.raises(ValueError, match="rollout_weight"):
@@ -145,7 +147,7 @@ def test_a_model_agent_searches_in_rust(model, tmp_path):
 
 def test_the_pipeline_runs_end_to_end_and_resumes(tmp_path):
     cfg = TrainConfig(directory=str(tmp_path / "run"), players=1, generations=1, games=3, iterations=20, gate_games=2,
-                      gate_iterations=20, hidden=8, hidden2=4, epochs=1, threads=1, command="test")
+                      gate_iterations=20, hidden=8, hidden2=4, epochs=1, threads=1, rollout_weight=0.5, command="test")
     logs = []
     best = train(cfg, log=logs.append)
     assert best.endswith("gen001.dcnet")

@@ -37,6 +37,9 @@ __all__ = [
     "agent_spec",
     "arena",
     "selfplay",
+    "Network",
+    "network_features",
+    "NETWORK_FEATURES",
 ]
 
 NUM_ACTIONS: int
@@ -53,6 +56,8 @@ SPIRITS: list[str]
 """The Spirit card names, in card order."""
 DRAGONS: list[str]
 """The Dragon card names, in card order."""
+NETWORK_FEATURES: int
+"""Input features of the search's network (``docs/training.md``)."""
 
 _Space: TypeAlias = tuple[int, int]
 _Cell: TypeAlias = tuple[int, int]
@@ -640,6 +645,7 @@ class MCTS:
         determinize: bool = True,
         max_nodes: Optional[int] = None,  # 4000000
         widening: Optional[float] = ...,  # 1.0
+        model: Optional[str] = None,
         evaluator: Optional[Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]] = None,
         batch_size: Optional[int] = None,
         rollout_weight: float = 0.0,
@@ -659,6 +665,38 @@ def agent_spec(text: str) -> tuple[str, dict[str, Any]]:
     """The parameters of an agent spec such as ``"mcts:iterations=2000,c=0.3"``,
     checked by the same parser the arena uses: ``(name, {parameter: value})``.
     ``exploration`` is None unless the spec sets it.
+    """
+@final
+class Network:
+    """Weights of the search's network (``docs/training.md``): load, save,
+    inspect, and evaluate positions exactly as the search does.
+    """
+    ARRAYS: ClassVar[list[str]]
+    @staticmethod
+    def load(path: str) -> Network:
+        """Read a weights file; ``ValueError`` says what is wrong with it."""
+    @staticmethod
+    def from_arrays(arrays: Sequence[np.ndarray], hidden: int, hidden2: int, training: str) -> Network:
+        """A network from its arrays (float32, in the order and shapes of
+        ``Network.ARRAYS``) and ``training`` (JSON text: how it was made).
+        """
+    def save(self, path: str) -> None:
+        """Write the weights file."""
+    @property
+    def header(self) -> str:
+        """The header, as JSON text."""
+    def arrays(self) -> list[np.ndarray]:
+        """The arrays (flat float32 copies) in file order."""
+    def forward(self, observations: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The raw outputs for a batch, as the search computes them: logits
+        ``float32 (N, NUM_ACTIONS)`` (``-inf`` where ``masks`` is False) and
+        values ``float32 (N, 4)`` for the seats relative to the mover.
+        """
+
+def network_features(observations: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The network's input features of a batch of compact observations, as a
+    sparse matrix in coordinates: ``(rows, features, weights)`` (``int64``,
+    ``int64``, ``float32``); ``NETWORK_FEATURES`` columns.
     """
 def selfplay(
     agent: MCTS,

@@ -241,12 +241,12 @@ def _strength(cfg: TrainConfig, model: str | None, games: int, iterations: int) 
     spec = f"mcts:iterations={iterations}" + (f",model={model}" if model else "")
     if model and cfg.rollout_weight:
         spec += f",rollout_weight={cfg.rollout_weight}"
-    cards = {"spirits": cfg.spirits or None, "dragons": cfg.dragons or None}
+    spirits, dragons = cfg.spirits or None, cfg.dragons or None
     if cfg.players == 1:
-        r = arena([spec], games, seed=HELD_OUT_SEEDS, threads=cfg.threads, **cards)
+        r = arena([spec], games, seed=HELD_OUT_SEEDS, threads=cfg.threads, spirits=spirits, dragons=dragons)
         return r.mean_scores()[0]
     rivals = [f"mcts:iterations={iterations}"] * (cfg.players - 1)
-    r = arena([spec, *rivals], games, seed=HELD_OUT_SEEDS, threads=cfg.threads, **cards)
+    r = arena([spec, *rivals], games, seed=HELD_OUT_SEEDS, threads=cfg.threads, spirits=spirits, dragons=dragons)
     return r.win_rates()[0]
 
 
@@ -260,17 +260,19 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> str:
             state = json.load(f)
         log(f"continuing {cfg.directory} after generation {state['generation']} (best: {state['best']})")
     rng = np.random.default_rng(cfg.seed + 7919 * state["generation"])
-    cards = {"spirits": cfg.spirits or None, "dragons": cfg.dragons or None}
     while state["generation"] < cfg.generations:
         g = state["generation"]
         start = time.perf_counter()
         log(f"generation {g + 1}/{cfg.generations}: self-play, {cfg.games} games at {cfg.iterations} iterations"
             f" ({'rollouts' if state['best'] is None else 'network ' + os.path.basename(state['best'])})")
         agent = _agent(cfg, state["best"], cfg.iterations, selfplay_noise=True)
-        data = selfplay(agent, cfg.games, players=cfg.players, seed=cfg.seed + g * cfg.games, threads=cfg.threads, **cards)
-        np.savez_compressed(os.path.join(cfg.directory, f"data{g:03d}.npz"), **{k: v for k, v in data.items() if k != "policies"},
-                            policy_rows=np.nonzero(data["policies"])[0], policy_cols=np.nonzero(data["policies"])[1],
-                            policy_values=data["policies"][np.nonzero(data["policies"])])
+        data = selfplay(agent, cfg.games, players=cfg.players, seed=cfg.seed + g * cfg.games, threads=cfg.threads,
+                        spirits=cfg.spirits or None, dragons=cfg.dragons or None)
+        # Policies are mostly zeros: stored sparse.
+        rows, cols = np.nonzero(data["policies"])
+        arrays: dict[str, Any] = {k: v for k, v in data.items() if k != "policies"}
+        arrays.update(policy_rows=rows, policy_cols=cols, policy_values=data["policies"][rows, cols])
+        np.savez_compressed(os.path.join(cfg.directory, f"data{g:03d}.npz"), **arrays)
         window = _load_window(cfg, g)
         log(f"  {len(data['to_move'])} decisions; training on {len(window['to_move'])} from the last {min(cfg.window, g + 1)} generation(s)")
         model = Model.from_network(_core.Network.load(state["best"])) if state["best"] else Model(cfg.hidden, cfg.hidden2, cfg.seed)

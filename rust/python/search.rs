@@ -102,7 +102,7 @@ impl PyMcts {
             Some(f) if !f.is_callable() => return Err(PyTypeError::new_err("evaluator must be a callable evaluator(observations, masks) -> (priors, values)")),
             Some(f) => Some(PyEvaluator::new(f.unbind(), batch_size.unwrap_or(DEFAULT_BATCH))?),
             None if batch_size.is_some() => return Err(PyValueError::new_err("batch_size needs an evaluator")),
-            None if rollout_weight != 0.0 => return Err(PyValueError::new_err("rollout_weight needs a model or an evaluator")),
+            None if rollout_weight != 0.0 && model.is_none() => return Err(PyValueError::new_err("rollout_weight needs a model or an evaluator")),
             None => None,
         };
         let roll = RolloutEval { reward, rollout, depth: rollout_depth };
