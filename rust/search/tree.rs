@@ -193,6 +193,24 @@ impl<M: Copy + Eq + std::fmt::Debug> Tree<M> {
         let mut priors = if guided { vec![0f32; batch * G::NUM_MOVES] } else { Vec::new() };
         let mut value = [0f64; MAX_SEATS];
         let (mut before, mut done) = (0u64, 0u64);
+        if batch == 1 && !guided {
+            // The sequential search: one leaf at a time, no virtual loss to
+            // take back, the value backed up with its visit in one pass. (The
+            // batched loop below gives the same result here, about 2% slower.)
+            while !budget.done(before, done) {
+                let mut g = if cfg.determinize { root.determinize(rng) } else { *root };
+                let leaf = self.descend(&mut g, cfg, eval, false, rng, &mut moves);
+                if g.is_over() {
+                    eval.terminal(&g, &mut value);
+                } else {
+                    eval.evaluate(std::slice::from_mut(&mut g), rng, std::slice::from_mut(&mut value), &mut [])?;
+                }
+                self.record(leaf, &value);
+                before = done;
+                done += 1;
+            }
+            return Ok(done);
+        }
         while !budget.done(before, done) {
             let want = (budget.iterations - done).min(batch as u64);
             let mut taken = 0u64;
@@ -455,6 +473,18 @@ impl<M: Copy + Eq + std::fmt::Debug> Tree<M> {
         while n != NONE {
             let node = &mut self.nodes[n as usize];
             node.visits -= 1;
+            n = node.parent;
+        }
+    }
+
+    /// Count a visit with its value on the path from `n` to the root.
+    fn record(&mut self, mut n: u32, value: &[f64; MAX_SEATS]) {
+        while n != NONE {
+            let node = &mut self.nodes[n as usize];
+            node.visits += 1;
+            for (v, r) in node.value.iter_mut().zip(value) {
+                *v += r;
+            }
             n = node.parent;
         }
     }
