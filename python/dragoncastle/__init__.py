@@ -21,37 +21,53 @@ Rule ids (``R-...``) in the documentation refer to the project's rules text
 
 from __future__ import annotations
 
-from ._core import (
-    DRAGONS,
-    MAX_LEGAL_ACTIONS,
-    NUM_ACTIONS,
-    COMPACT_OBSERVATION_SIZE,
-    OBSERVATION_SHAPE,
-    OBSERVATION_VERSION,
-    SPIRITS,
-    Action,
-    ActionKind,
-    Game,
-    IllegalActionError,
-    InvalidActionError,
-    Layout,
-    Phase,
-    Realm,
-    Rules,
-    Tile,
-    TileType,
-    VecEnv,
-    dragon_points,
-    observation_shape,
-    playouts,
-    solo_rank,
-)
-from . import agents, reference
-from .agents import SearchResult
-from .arena import ArenaResult, arena
-from .play import GameResult, play
-from .selfplay import selfplay
-from .ladder import LadderResult, ladder
+try:
+    from ._core import (
+        DRAGONS,
+        MAX_LEGAL_ACTIONS,
+        NUM_ACTIONS,
+        COMPACT_OBSERVATION_SIZE,
+        OBSERVATION_SHAPE,
+        OBSERVATION_VERSION,
+        SPIRITS,
+        Action,
+        ActionKind,
+        Game,
+        IllegalActionError,
+        InvalidActionError,
+        Layout,
+        Phase,
+        Realm,
+        Rules,
+        Tile,
+        TileType,
+        VecEnv,
+        dragon_points,
+        observation_shape,
+        playouts,
+        solo_rank,
+    )
+except ImportError as _missing:
+    # The compiled engine did not load (no wheel for this platform, say):
+    # the pure-Python engine still works, and every other name says why it
+    # is missing when it is used.
+    from . import reference
+    from .errors import IllegalActionError, InvalidActionError
+
+    _CORE_ERROR = _missing
+
+    def __getattr__(name: str) -> object:
+        raise ImportError(
+            f"dragoncastle.{name} needs the compiled engine (dragoncastle._core), which did not load: "
+            f"{_CORE_ERROR}. The pure-Python engine works without it: dragoncastle.reference.Game"
+        )
+else:
+    from . import agents, reference
+    from .agents import SearchResult
+    from .arena import ArenaResult, arena
+    from .play import GameResult, play
+    from .selfplay import selfplay
+    from .ladder import LadderResult, ladder
 
 __version__ = "0.1.0"
 
