@@ -34,6 +34,9 @@ pub struct GameRecord {
     pub to_move: Vec<u8>,
     /// The action played (its id).
     pub actions: Vec<u16>,
+    /// The search's value of the position for the mover: the visit-weighted
+    /// mean of the root's moves (NaN for a forced move, which is not searched).
+    pub values: Vec<f32>,
     /// The game's final returns (`State::returns`), one per seat.
     pub returns: [f64; MAX_PLAYERS],
 }
@@ -86,10 +89,13 @@ pub fn play<E: Evaluator<State>>(
         let total: u64 = r.root.iter().map(|m| m.visits).sum();
         if total == 0 {
             rec.policies[row + best.id() as usize] = 1.0;
+            rec.values.push(f32::NAN);
         } else {
             for m in &r.root {
                 rec.policies[row + m.mv.id() as usize] = m.visits as f32 / total as f32;
             }
+            let q: f64 = r.root.iter().map(|m| m.value * m.visits as f64).sum::<f64>() / total as f64;
+            rec.values.push(q as f32);
         }
         rec.to_move.push(seat as u8);
         rec.actions.push(best.id());
@@ -181,14 +187,17 @@ mod tests {
         let stop = AtomicBool::new(false);
         let run1 = run(&setup, 3, &cfg, |_| 0.5, &eval, 2, &AtomicUsize::new(0), &stop).unwrap().unwrap();
         let run2 = run(&setup, 3, &cfg, |_| 0.5, &eval, 1, &AtomicUsize::new(0), &stop).unwrap().unwrap();
-        assert_eq!(run1, run2, "thread count does not matter");
+        // Compared by bits: a forced move's value is NaN, which equals nothing.
+        let bits = |r: &[GameRecord]| r.iter().map(|g| (g.actions.clone(), g.values.iter().map(|v| v.to_bits()).collect::<Vec<_>>(), g.observations.clone())).collect::<Vec<_>>();
+        assert_eq!(bits(&run1), bits(&run2), "thread count does not matter");
         for (k, rec) in run1.iter().enumerate() {
             assert_eq!(rec.seed, 40 + k as u64);
             // Every row is the position reached by replaying the actions before it.
             let mut s = setup.reseeded(rec.seed).state().unwrap();
             let n = rec.len();
             assert!(n > 10);
-            assert_eq!((rec.observations.len(), rec.actions.len()), (n * COMPACT_OBSERVATION_SIZE, n));
+            assert_eq!((rec.observations.len(), rec.actions.len(), rec.values.len()), (n * COMPACT_OBSERVATION_SIZE, n, n));
+            assert!(rec.values.iter().all(|v| v.is_nan() || (0.0..=1.0).contains(v)));
             let mut obs = [0u8; COMPACT_OBSERVATION_SIZE];
             for i in 0..n {
                 assert_eq!(s.current_player(), rec.to_move[i] as usize);

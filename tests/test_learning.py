@@ -274,6 +274,10 @@ def test_selfplay_rows_are_the_games_decisions(players, cards):
     assert data["policies"].shape == (n, dc.NUM_ACTIONS) and data["policies"].dtype == np.float32
     assert data["returns"].shape == (n, players) and data["returns"].dtype == np.float32
     assert sorted(set(data["game"].tolist())) == [20, 21, 22]
+    # The search's value for the mover: NaN exactly where one action was legal.
+    forced = data["masks"].sum(axis=1) == 1
+    assert data["values"].shape == (n,) and (np.isnan(data["values"]) == forced).all()
+    assert ((data["values"][~forced] >= 0) & (data["values"][~forced] <= 1)).all()
     # Replay each game from its seed: every row is the position the game was in.
     for seed in (20, 21, 22):
         rows = np.flatnonzero(data["game"] == seed)
@@ -295,8 +299,8 @@ def test_selfplay_does_not_depend_on_threads_or_shards():
     two = dc.selfplay(agent, 4, seed=7, threads=2)
     shards = [dc.selfplay(agent, 2, seed=7, threads=1), dc.selfplay(agent, 2, seed=9, threads=1)]
     for k in one:
-        assert (one[k] == two[k]).all()
-        assert (one[k] == np.concatenate([s[k] for s in shards])).all()
+        assert np.array_equal(one[k], two[k], equal_nan=one[k].dtype.kind == "f")
+        assert np.array_equal(one[k], np.concatenate([s[k] for s in shards]), equal_nan=one[k].dtype.kind == "f")
 
 
 def test_selfplay_refuses_bad_input():

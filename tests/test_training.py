@@ -14,7 +14,7 @@ import pytest
 import dragoncastle as dc
 from dragoncastle import _core
 from dragoncastle.agents import MCTSAgent
-from dragoncastle.train import Model, TrainConfig, features, forward, losses, relative_returns, train
+from dragoncastle.train import Model, TrainConfig, features, forward, losses, relative_returns, train, value_targets
 
 
 def positions(players: int, n: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray, list]:
@@ -184,3 +184,15 @@ def test_network_features_cover_the_observation():
     assert (weights > 0).all()
     with pytest.raises(ValueError, match="shape"):
         _core.network_features(obs[:, :100])
+
+
+def test_value_targets_mix_the_return_with_the_search_value():
+    data = {"returns": np.array([[1, 0, 0], [0, 1, 0], [0, 0.5, 0.5]], np.float32), "to_move": np.array([0, 1, 2]),
+            "values": np.array([0.5, np.nan, 0.2], np.float32)}
+    t = value_targets(data, 3, 0.5)
+    assert np.allclose(t.sum(axis=1), 1)
+    assert t[0, 0] == pytest.approx(0.75) and t[1, 0] == pytest.approx(1.0)  # a forced move keeps the return
+    assert t[2, 0] == pytest.approx(0.35)  # mover 2: return 0.5, value 0.2
+    solo = value_targets({"returns": np.array([[0.4]], np.float32), "to_move": np.array([0]),
+                          "values": np.array([0.5], np.float32)}, 1, 0.5)
+    assert solo[0, 0] == pytest.approx(0.45)

@@ -235,7 +235,7 @@ class MCTSAgent:
 
 
 _TUNING = {"exploration", "reward", "rollout", "epsilon", "rollout_depth", "reuse_tree", "determinize", "max_nodes",
-           "widening", "model", "evaluator", "batch_size", "rollout_weight", "noise", "temperature"}
+           "widening", "model", "priors", "evaluator", "batch_size", "rollout_weight", "noise", "temperature"}
 
 
 def from_spec(spec: str, seed: int | None = None) -> Any:

@@ -36,6 +36,10 @@ def selfplay(agent: MCTSAgent, n_games: int, players: int = 2, seed: int = 0, th
       distribution (sums to 1 over legal actions; a forced move gets 1);
     - ``to_move``: ``int64 (N,)``, the seat to move;
     - ``actions``: ``int64 (N,)``, the action id played;
+    - ``values``: ``float32 (N,)``, the search's value of the position for the
+      mover (the visit-weighted mean of the root's moves; NaN for a forced
+      move, which is not searched), an auxiliary target with less noise than
+      the final return;
     - ``returns``: ``float32 (N, players)``, the game's final ``Game.returns()``;
     - ``game``: ``uint64 (N,)``, the seed of the game the row comes from.
 

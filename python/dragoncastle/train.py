@@ -64,6 +64,9 @@ class TrainConfig:
     learning_rate: float = 1e-3
     window: int = 4  # generations of data trained on
     value_weight: float = 1.0
+    # The value target: (1 - q) * final return + q * the search's value, where searched
+    # (KataGo mixes the two too: the search's value has far less noise).
+    q_weight: float = 0.5
     rollout_weight: float = 0.0  # rollouts mixed into the network's values in self-play
     noise: tuple[float, float] | None = (0.3, 0.25)
     temperature: float = 0.0  # noise, not a temperature, explores (KataGo): games stay strong
@@ -137,6 +140,28 @@ def relative_returns(returns: np.ndarray, to_move: np.ndarray, players: int) -> 
     return np.take_along_axis(returns, idx, axis=1)
 
 
+def value_targets(data: dict[str, np.ndarray], players: int, q_weight: float) -> np.ndarray:
+    """The value targets by seat relative to the mover: the final returns mixed
+    with the search's value where there is one (solo: the mover's score / 100;
+    with rivals, the mover's column, the rest rescaled to keep the sum 1)."""
+    z = relative_returns(data["returns"], data["to_move"], players).astype(np.float64)
+    q = data.get("values")
+    if q is None or q_weight == 0:
+        return z.astype(np.float32)
+    searched = ~np.isnan(q)
+    t = z.copy()
+    mine = np.where(searched, (1 - q_weight) * z[:, 0] + q_weight * np.nan_to_num(q), z[:, 0])
+    if players > 1:
+        rest = z[:, 1:].sum(axis=1)
+        scale = np.where(rest > 0, (1 - mine) / np.where(rest > 0, rest, 1), 0.0)
+        t[:, 1:] = z[:, 1:] * scale[:, None]
+        # A mover who lost everywhere but keeps some value: share it evenly.
+        empty = rest <= 0
+        t[empty, 1:] = ((1 - mine[empty]) / (players - 1))[:, None]
+    t[:, 0] = mine
+    return t.astype(np.float32)
+
+
 def losses(m: Model, x: np.ndarray, masks: np.ndarray, policies: np.ndarray, targets: np.ndarray,
            players: int, value_weight: float = 1.0, grads: bool = True) -> tuple[float, float, dict[str, np.ndarray]]:
     """Policy cross-entropy and value loss of a batch, and their gradients."""
@@ -203,7 +228,7 @@ def fit(m: Model, data: dict[str, np.ndarray], cfg: TrainConfig, rng: np.random.
     order = rng.permutation(n)
     held = order[: max(1, n // 10)]
     train_rows = order[len(held):]
-    targets = relative_returns(data["returns"], data["to_move"], cfg.players).astype(np.float32)
+    targets = value_targets(data, cfg.players, cfg.q_weight)
     opt = Adam(m, cfg.learning_rate)
     out: dict[str, float] = {}
     for epoch in range(cfg.epochs):
@@ -326,7 +351,7 @@ def main(argv: list[str] | None = None) -> int:
     for name in ("players", "generations", "games", "iterations", "gate_games", "gate_iterations", "hidden", "hidden2",
                  "epochs", "batch", "window", "spirits", "dragons", "seed"):
         ap.add_argument("--" + name.replace("_", "-"), type=int, default=getattr(d, name))
-    for name in ("learning_rate", "value_weight", "rollout_weight", "temperature"):
+    for name in ("learning_rate", "value_weight", "q_weight", "rollout_weight", "temperature"):
         ap.add_argument("--" + name.replace("_", "-"), type=float, default=getattr(d, name))
     ap.add_argument("--threads", type=int, default=None)
     args = ap.parse_args(argv)
@@ -338,7 +363,7 @@ def main(argv: list[str] | None = None) -> int:
                       threads=args.threads, **{k: getattr(args, k) for k in (
                           "players", "generations", "games", "iterations", "gate_games", "gate_iterations", "hidden", "hidden2",
                           "epochs", "batch", "window", "spirits", "dragons", "seed", "learning_rate", "value_weight",
-                          "rollout_weight", "temperature")})
+                          "q_weight", "rollout_weight", "temperature")})
     best = train(cfg, log=lambda s: print(s, flush=True))
     if args.out and best:
         import shutil

@@ -68,6 +68,7 @@ impl AgentSpec {
                 let mut eval = RolloutEval::default();
                 let mut model: Option<Arc<Network>> = None;
                 let mut rollout_weight = 0.0;
+                let mut priors = true;
                 let mut exploration = None;
                 let mut epsilon = 0.0f32;
                 let mut rollout = "tuned".to_string();
@@ -95,6 +96,13 @@ impl AgentSpec {
                         "widening" => cfg.widening = if matches!(v, "off" | "none") { None } else { Some(num(v)?) },
                         "model" => model = Some(Arc::new(load_model(v).map_err(bad)?)),
                         "rollout_weight" | "lambda" => rollout_weight = num(v)?,
+                        "priors" => {
+                            priors = match v {
+                                "true" | "on" | "1" => true,
+                                "false" | "off" | "0" => false,
+                                _ => return Err(bad(format!("priors is on or off, got {v:?}"))),
+                            }
+                        }
                         _ => return Err(bad(format!("unknown MCTS parameter {k:?}"))),
                     }
                 }
@@ -106,8 +114,8 @@ impl AgentSpec {
                     return Err(bad(format!("rollout_weight must be in [0, 1]; got {rollout_weight}")));
                 }
                 let eval = match model {
-                    Some(net) => LeafEval::Network(NetworkEval { net, rollout: eval, rollout_weight }),
-                    None if rollout_weight != 0.0 => return Err(bad("rollout_weight needs a model".into())),
+                    Some(net) => LeafEval::Network(NetworkEval { net, rollout: eval, rollout_weight, priors }),
+                    None if rollout_weight != 0.0 || !priors => return Err(bad("rollout_weight and priors need a model".into())),
                     None => LeafEval::Rollout(eval),
                 };
                 cfg.exploration = exploration.unwrap_or_else(|| eval.default_exploration(false));

@@ -31,7 +31,7 @@ impl PartialEq for LeafEval {
         match (self, other) {
             (LeafEval::Rollout(a), LeafEval::Rollout(b)) => a == b,
             (LeafEval::Network(a), LeafEval::Network(b)) => {
-                std::sync::Arc::ptr_eq(&a.net, &b.net) && a.rollout == b.rollout && a.rollout_weight == b.rollout_weight
+                std::sync::Arc::ptr_eq(&a.net, &b.net) && a.rollout == b.rollout && a.rollout_weight == b.rollout_weight && a.priors == b.priors
             }
             _ => false,
         }
@@ -48,6 +48,8 @@ impl LeafEval {
     pub fn default_exploration(&self, solo: bool) -> f64 {
         match self {
             LeafEval::Rollout(r) => default_exploration(solo, r.reward),
+            // Without priors the network's values take the rollout's place in UCB1.
+            LeafEval::Network(n) if !n.priors => default_exploration(solo, Reward::Win),
             LeafEval::Network(_) if solo => NETWORK_EXPLORATION.0,
             LeafEval::Network(_) => NETWORK_EXPLORATION.1,
         }
@@ -56,7 +58,10 @@ impl LeafEval {
 
 impl Evaluator<State> for LeafEval {
     fn gives_priors(&self) -> bool {
-        matches!(self, LeafEval::Network(_))
+        match self {
+            LeafEval::Rollout(_) => false,
+            LeafEval::Network(n) => n.priors,
+        }
     }
     fn evaluate(&self, leaves: &mut [State], rng: &mut SplitMix64, values: &mut [[f64; MAX_SEATS]], priors: &mut [f32]) -> Result<(), EvalError> {
         match self {
@@ -74,7 +79,7 @@ impl Evaluator<State> for LeafEval {
     fn order(&self, s: &State, m: Action) -> f64 {
         match self {
             LeafEval::Rollout(r) => r.order(s, m),
-            LeafEval::Network(_) => 0.0,
+            LeafEval::Network(n) => n.order(s, m),
         }
     }
 }

@@ -265,11 +265,19 @@ pub struct NetworkEval {
     pub net: Arc<Network>,
     pub rollout: RolloutEval,
     pub rollout_weight: f64,
+    /// Select by PUCT with the network's priors; without, the values alone
+    /// replace the rollout in the rollout search's selection (UCB1, widening
+    /// in the tuned heuristic's order).
+    pub priors: bool,
 }
 
 impl Evaluator<State> for NetworkEval {
     fn gives_priors(&self) -> bool {
-        true
+        self.priors
+    }
+    #[inline]
+    fn order(&self, s: &State, m: Action) -> f64 {
+        crate::agents::heuristic::move_value(s, m, &crate::agents::heuristic::Weights::TUNED)
     }
     fn evaluate(&self, leaves: &mut [State], rng: &mut SplitMix64, values: &mut [[f64; MAX_SEATS]], priors: &mut [f32]) -> Result<(), EvalError> {
         let mut obs = [0u8; COMPACT_OBSERVATION_SIZE];
@@ -278,14 +286,20 @@ impl Evaluator<State> for NetworkEval {
         for (i, (s, v)) in leaves.iter_mut().zip(values.iter_mut()).enumerate() {
             let mover = s.current_player();
             s.compact_observation(mover, &mut obs);
-            s.legal_actions_into(&mut legal);
+            if self.priors {
+                s.legal_actions_into(&mut legal);
+            } else {
+                legal.clear();
+            }
             let mut raw = [0f32; MAX_SEATS];
             self.net.forward(&obs, &legal, &mut raw, &mut logits[..legal.len()]);
             Network::seat_values(&raw, s.players(), mover, v);
-            let top = logits[..legal.len()].iter().copied().fold(f32::NEG_INFINITY, f32::max);
-            let row = &mut priors[i * NUM_ACTIONS..(i + 1) * NUM_ACTIONS];
-            for (a, &l) in legal.iter().zip(&logits[..legal.len()]) {
-                row[a.id() as usize] = (l - top).exp();
+            if self.priors {
+                let top = logits[..legal.len()].iter().copied().fold(f32::NEG_INFINITY, f32::max);
+                let row = &mut priors[i * NUM_ACTIONS..(i + 1) * NUM_ACTIONS];
+                for (a, &l) in legal.iter().zip(&logits[..legal.len()]) {
+                    row[a.id() as usize] = (l - top).exp();
+                }
             }
             if self.rollout_weight > 0.0 {
                 let mut r = [0f64; MAX_SEATS];
@@ -333,7 +347,7 @@ mod tests {
     #[test]
     fn the_search_runs_on_the_network() {
         let net = Arc::new(random_network(2, 32, 16));
-        let eval = NetworkEval { net, rollout: RolloutEval::default(), rollout_weight: 0.0 };
+        let eval = NetworkEval { net, rollout: RolloutEval::default(), rollout_weight: 0.0, priors: true };
         for players in 1..=4 {
             let s = crate::setup::Setup::new(players, 3).state().unwrap();
             let cfg = crate::search::Config { iterations: Some(300), exploration: 1.0, ..Default::default() };

@@ -55,7 +55,7 @@ impl PyMcts {
     #[new]
     // Defaults left out (None) are those of the spec parser: `Config::default()`
     // and `RolloutEval::default()`.
-    #[pyo3(signature = (iterations = None, time_limit = None, threads = 1, *, exploration = None, reward = None, rollout = None, epsilon = 0.0, rollout_depth = None, reuse_tree = false, determinize = true, max_nodes = None, widening = Some(search::DEFAULT_WIDENING), model = None, evaluator = None, batch_size = None, rollout_weight = 0.0, noise = None, temperature = 0.0))]
+    #[pyo3(signature = (iterations = None, time_limit = None, threads = 1, *, exploration = None, reward = None, rollout = None, epsilon = 0.0, rollout_depth = None, reuse_tree = false, determinize = true, max_nodes = None, widening = Some(search::DEFAULT_WIDENING), model = None, priors = true, evaluator = None, batch_size = None, rollout_weight = 0.0, noise = None, temperature = 0.0))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         iterations: Option<u64>,
@@ -71,6 +71,7 @@ impl PyMcts {
         max_nodes: Option<usize>,
         widening: Option<f64>,
         model: Option<&str>,
+        priors: bool,
         evaluator: Option<Bound<'_, PyAny>>,
         batch_size: Option<usize>,
         rollout_weight: f64,
@@ -109,9 +110,12 @@ impl PyMcts {
         if model.is_some() && evaluator.is_some() {
             return Err(PyValueError::new_err("give a model or an evaluator, not both"));
         }
+        if !priors && model.is_none() {
+            return Err(PyValueError::new_err("priors=False needs a model"));
+        }
         if let Some(name) = model {
             let net = Arc::new(load_model(name).map_err(PyValueError::new_err)?);
-            let eval = AgentEval::Leaf(LeafEval::Network(NetworkEval { net, rollout: roll, rollout_weight }));
+            let eval = AgentEval::Leaf(LeafEval::Network(NetworkEval { net, rollout: roll, rollout_weight, priors }));
             return Ok(PyMcts { cfg, eval, exploration, reuse: reuse_tree, tree: None });
         }
         let eval = match evaluator {
@@ -301,12 +305,14 @@ pub fn selfplay<'py>(
     let mut masks = Vec::with_capacity(rows * NUM_ACTIONS);
     let mut policies = Vec::with_capacity(rows * NUM_ACTIONS);
     let (mut to_move, mut actions, mut returns, mut game) = (Vec::with_capacity(rows), Vec::with_capacity(rows), Vec::with_capacity(rows * players), Vec::with_capacity(rows));
+    let mut values = Vec::with_capacity(rows);
     for g in games {
         obs.extend_from_slice(&g.observations);
         masks.extend_from_slice(&g.masks);
         policies.extend_from_slice(&g.policies);
         to_move.extend(g.to_move.iter().map(|&p| p as i64));
         actions.extend(g.actions.iter().map(|&a| a as i64));
+        values.extend_from_slice(&g.values);
         for _ in 0..g.len() {
             returns.extend(g.returns[..players].iter().map(|&r| r as f32));
             game.push(g.seed);
@@ -318,6 +324,7 @@ pub fn selfplay<'py>(
     d.set_item("policies", PyArray1::from_vec(py, policies).reshape([rows, NUM_ACTIONS])?)?;
     d.set_item("to_move", PyArray1::from_vec(py, to_move))?;
     d.set_item("actions", PyArray1::from_vec(py, actions))?;
+    d.set_item("values", PyArray1::from_vec(py, values))?;
     d.set_item("returns", PyArray1::from_vec(py, returns).reshape([rows, players])?)?;
     d.set_item("game", PyArray1::from_vec(py, game))?;
     Ok(d)
@@ -344,6 +351,7 @@ pub fn agent_spec<'py>(py: Python<'py>, text: &str) -> PyResult<(String, Bound<'
                 LeafEval::Network(n) => {
                     d.set_item("model", &n.net.source)?;
                     d.set_item("rollout_weight", n.rollout_weight)?;
+                    d.set_item("priors", n.priors)?;
                     n.rollout
                 }
             };
