@@ -68,6 +68,9 @@ class TrainConfig:
     # (KataGo mixes the two too: the search's value has far less noise).
     q_weight: float = 0.5
     rollout_weight: float = 0.0  # rollouts mixed into the network's values in self-play
+    # 1: PUCT with the network's priors; 0: the rollout search's selection (UCB1, heuristic
+    # widening) with the network's values mixed into the rollouts'.
+    priors: int = 1
     noise: tuple[float, float] | None = (0.3, 0.25)
     temperature: float = 0.0  # noise, not a temperature, explores (KataGo): games stay strong
     spirits: int = 0
@@ -253,9 +256,10 @@ def _agent(cfg: TrainConfig, model: str | None, iterations: int, selfplay_noise:
         tuning["model"] = model
         if cfg.rollout_weight:
             tuning["rollout_weight"] = cfg.rollout_weight
-        if selfplay_noise:
-            if cfg.noise:
-                tuning["noise"] = tuple(cfg.noise)
+        if not cfg.priors:
+            tuning["priors"] = False
+        elif selfplay_noise and cfg.noise:
+            tuning["noise"] = tuple(cfg.noise)
     if selfplay_noise and cfg.temperature:
         tuning["temperature"] = cfg.temperature
     return MCTSAgent(iterations=iterations, **tuning)
@@ -266,6 +270,8 @@ def _strength(cfg: TrainConfig, model: str | None, games: int, iterations: int) 
     spec = f"mcts:iterations={iterations}" + (f",model={model}" if model else "")
     if model and cfg.rollout_weight:
         spec += f",rollout_weight={cfg.rollout_weight}"
+    if model and not cfg.priors:
+        spec += ",priors=off"
     spirits, dragons = cfg.spirits or None, cfg.dragons or None
     if cfg.players == 1:
         r = arena([spec], games, seed=HELD_OUT_SEEDS, threads=cfg.threads, spirits=spirits, dragons=dragons)
@@ -349,7 +355,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--dir", required=True, help="run directory: checkpoints, data, log.jsonl (a run there continues)")
     ap.add_argument("--out", help="copy the best weights here at the end")
     for name in ("players", "generations", "games", "iterations", "gate_games", "gate_iterations", "hidden", "hidden2",
-                 "epochs", "batch", "window", "spirits", "dragons", "seed"):
+                 "epochs", "batch", "window", "spirits", "dragons", "seed", "priors"):
         ap.add_argument("--" + name.replace("_", "-"), type=int, default=getattr(d, name))
     for name in ("learning_rate", "value_weight", "q_weight", "rollout_weight", "temperature"):
         ap.add_argument("--" + name.replace("_", "-"), type=float, default=getattr(d, name))
@@ -362,7 +368,7 @@ def main(argv: list[str] | None = None) -> int:
     cfg = TrainConfig(directory=args.dir, command="dragoncastle train " + " ".join(argv if argv is not None else sys.argv[2:]),
                       threads=args.threads, **{k: getattr(args, k) for k in (
                           "players", "generations", "games", "iterations", "gate_games", "gate_iterations", "hidden", "hidden2",
-                          "epochs", "batch", "window", "spirits", "dragons", "seed", "learning_rate", "value_weight",
+                          "epochs", "batch", "window", "spirits", "dragons", "seed", "priors", "learning_rate", "value_weight",
                           "q_weight", "rollout_weight", "temperature")})
     best = train(cfg, log=lambda s: print(s, flush=True))
     if args.out and best:
