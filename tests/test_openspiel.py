@@ -70,7 +70,9 @@ def test_solo_is_general_sum_with_a_score_scale():
     assert game.utility_sum() is None
 
 
-@pytest.mark.parametrize("params", [{"players": 0}, {"players": 5}, {"seed": -2}])
+@pytest.mark.parametrize("params", [{"players": 0}, {"players": 5}, {"seed": -2}, {"spirits": 11}, {"dragons": -1},
+                                    {"spirit_names": "wind,gust"}, {"spirits": 1, "spirit_names": "wind"},
+                                    {"dragon_names": "power,power"}])
 def test_bad_parameters_are_refused(params):
     with pytest.raises(ValueError):
         pyspiel.load_game(openspiel.SHORT_NAME, params)
@@ -103,6 +105,37 @@ def test_openspiel_random_sim_test(players, sims):
     sampled-stochastic game for a C++ RNG state, which OpenSpiel does not forward to Python
     games; the serialization it does support is tested below."""
     pyspiel.random_sim_test(load(players, seed=players), num_sims=sims, serialize=False, verbose=False)
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_openspiel_random_sim_test_with_cards(players):
+    """The standard game (R-SPIRIT-1, R-SPIRIT-2: Spirits at any time of the turn) passes
+    OpenSpiel's checker for 1-4 players, with a count of cards and with names."""
+    for params in ({"spirits": 1, "dragons": 1}, {"spirit_names": "strength,wind,cunning,change", "dragon_names": "power"}):
+        game = pyspiel.load_game(openspiel.SHORT_NAME, {"players": players, "seed": 10 + players, **params})
+        pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+
+
+def test_card_parameters_deal_the_games_of_dragoncastle():
+    game = pyspiel.load_game(openspiel.SHORT_NAME, {"players": 2, "seed": 4, "spirits": 1, "dragons": 2})
+    state = game.new_initial_state()
+    state.apply_action(0)
+    assert state.dc_game == dc.Game(players=2, seed=4, spirits=1, dragons=2)
+    named = pyspiel.load_game(openspiel.SHORT_NAME, {"players": 3, "spirit_names": "wind, faith", "dragon_names": "power"})
+    s = named.new_initial_state()
+    s.apply_action(0)
+    assert s.dc_game == dc.Game(players=3, seed=0, spirits=["wind", "faith"], dragons=["power"])
+    assert named.max_game_length() == openspiel.max_game_length(2) > openspiel.MAX_GAME_LENGTH
+    # The parameters survive pickling (the game is rebuilt from them).
+    again = pickle.loads(pickle.dumps(named))
+    assert again.get_parameters()["spirit_names"] == "wind, faith"
+
+
+def test_the_length_bound_holds_for_random_card_games():
+    """Random games with every Spirit in play are the longest kind: all within the bound."""
+    for players in (1, 2, 3, 4):
+        _, _, lengths = dc.playouts(300, players=players, seed=players, spirits=10, dragons=10)
+        assert lengths.max() <= openspiel.max_game_length(10), (players, lengths.max())
 
 
 def test_actions_legal_moves_and_strings_match_the_game():

@@ -18,11 +18,15 @@
   moves inside ``apply_action`` exactly as in ``dragoncastle.Game``, so OpenSpiel sees a
   one-player game.
 - ``seed``: where the deals come from (default 0). The k-th deal drawn by one game object
-  (k = 0, 1, ...) is the deal of ``dragoncastle.Game(players, seed=seed + k)``; ``seed=-1`` draws
-  every deal from the operating system's entropy instead.
+  (k = 0, 1, ...) is the deal of ``dragoncastle.Game(players, seed=seed + k, ...)``; ``seed=-1``
+  draws every deal from the operating system's entropy instead.
+- ``spirits``, ``dragons``: the standard game's cards (``docs/cards.md``), a count 0 to 10
+  (default 0, the beginner's game) drawn from each deal's seed, as ``dragoncastle.Game(spirits=1,
+  dragons=1)`` draws them; or, by name, ``spirit_names`` and ``dragon_names`` (comma-separated,
+  ``"wind,faith"``). OpenSpiel gives every parameter one type, so a count and names cannot share
+  a key: ``pyspiel.load_game("python_dragon_castle", {"players": 2, "spirits": 1, "dragons": 1})``.
 
-Only the base game is exposed (no Spirit or Dragon cards, the standard layouts, the default
-rules): the length bound below is proven for it.
+The standard layouts and the default rules are used; the length bound below covers the cards.
 
 Chance model: ``SAMPLED_STOCHASTIC``, one chance node
 --------------------------------------------------------
@@ -89,6 +93,7 @@ from ._core import NUM_ACTIONS, OBSERVATION_VERSION, Action, Game, observation_s
 __all__ = [
     "SHORT_NAME",
     "MAX_GAME_LENGTH",
+    "max_game_length",
     "AgentBot",
     "DragonCastleGame",
     "DragonCastleObserver",
@@ -115,12 +120,29 @@ SHORT_NAME = "python_dragon_castle"
 # at most 285 decisions long over 20,000 games per player count (dragoncastle.playouts).
 MAX_GAME_LENGTH = 424
 
+
+def max_game_length(spirits: int) -> int:
+    """A true bound on the decisions of a game with ``spirits`` Spirit cards in play.
+
+    Dragon cards only score. With Spirits, Cunning sets of 3 allow floor(116 / 3) = 38
+    Consolidations (so 38 Shrine-step `done`s instead of 29), and each turn may add, per Spirit
+    in play, its activation (once a turn, R-SPIRIT-2) and at most 4 follow-up decisions (Strength's
+    two moves of two decisions each; Wind's flip and its Shrine's move are 3; the other cards 0
+    or 1: ``docs/cards.md``), plus at most 3 `done`s (the end of the turn, the `SPIRITS` step and
+    Faith's Shrine step). A turn takes a castle tile or a Countdown token, so there are at most
+    116 + 7 = 123 turns. Picks, placements and Shrines are bounded as in the base game.
+    """
+    if spirits == 0:
+        return MAX_GAME_LENGTH
+    return 2 * 116 + 116 + 40 + 38 + 7 + 123 * (5 * spirits + 3)
+
 # Solo: returns() is the score / 100. A score is at most 116 (every tile is worth at most 1 VP,
 # by a set of 8 or more or by a Discard) + 3 (the Dragon-set bonus, 12 Dragon tiles) + 40 (a
 # stack of Shrines scores at most its number of Shrines) + 2 * 7 (Countdown tokens) = 173.
 _SOLO_MAX_RETURN = 1.73
 
-_DEFAULT_PARAMS: dict[str, Any] = {"players": 2, "seed": 0}
+_DEFAULT_PARAMS: dict[str, Any] = {"players": 2, "seed": 0, "spirits": 0, "dragons": 0,
+                                   "spirit_names": "", "dragon_names": ""}
 
 
 def _game_type(players: int) -> Any:
@@ -145,16 +167,19 @@ def _game_type(players: int) -> Any:
     )
 
 
-def _game_info(players: int) -> Any:
+def _game_info(players: int, spirits: int = 0, dragons: int = 0) -> Any:
     solo = players == 1
+    # Solo with cards is the Spirits & Dragons variant: 15 points off (R-SOLO-1), and each Dragon
+    # card adds at most 100 (the largest, Righteousness, at most two lines of the 40 Shrines + 4).
+    variant = spirits + dragons > 0
     return pyspiel.GameInfo(
         num_distinct_actions=NUM_ACTIONS,
         max_chance_outcomes=1,  # the one (sampled) outcome of the deal
         num_players=players,
-        min_utility=0.0,
-        max_utility=_SOLO_MAX_RETURN if solo else 1.0,
+        min_utility=-0.15 if solo and variant else 0.0,
+        max_utility=_SOLO_MAX_RETURN + dragons if solo else 1.0,
         utility_sum=None if solo else 1.0,
-        max_game_length=MAX_GAME_LENGTH,
+        max_game_length=max_game_length(spirits),
     )
 
 
@@ -165,13 +190,16 @@ class DragonCastleGame(pyspiel.Game):
         params = {**_DEFAULT_PARAMS, **(params or {})}
         unknown = set(params) - set(_DEFAULT_PARAMS)
         if unknown:
-            raise ValueError(f"unknown parameter(s) {sorted(unknown)}; known: players, seed")
+            raise ValueError(f"unknown parameter(s) {sorted(unknown)}; known: {', '.join(_DEFAULT_PARAMS)}")
         players, seed = params["players"], params["seed"]
+        self._cards = {kind: _cards(kind, params[kind], params[kind[:-1] + "_names"], table)
+                       for kind, table in (("spirits", dc_spirits()), ("dragons", dc_dragons()))}
         if isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= 4:
             raise ValueError(f"players must be 1 to 4, not {players!r}")
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < -1:
             raise ValueError(f"seed must be a non-negative integer, or -1 for random deals, not {seed!r}")
-        super().__init__(_game_type(players), _game_info(players), params)
+        in_play = [len(c) if isinstance(c, list) else (c or 0) for c in self._cards.values()]
+        super().__init__(_game_type(players), _game_info(players, *in_play), params)
         self._players = players
         self._seed = seed
         self._deals = 0  # how many deals this object has drawn: the next one uses seed + _deals
@@ -202,7 +230,7 @@ class DragonCastleGame(pyspiel.Game):
         else:
             seed = self._seed + self._deals
         self._deals += 1
-        return Game(players=self._players, seed=seed)
+        return Game(players=self._players, seed=seed, **self._cards)
 
 
 class DragonCastleState(pyspiel.State):
@@ -320,6 +348,36 @@ class DragonCastleObserver:
             history = [] if game is None else [a.id for a in game.history]
             return _json({"history": history, "observation": observation})
         return _json(observation)
+
+
+def dc_spirits() -> list[str]:
+    from . import _core
+
+    return list(_core.SPIRITS)
+
+
+def dc_dragons() -> list[str]:
+    from . import _core
+
+    return list(_core.DRAGONS)
+
+
+def _cards(kind: str, count: Any, names: Any, table: list[str]) -> Any:
+    """The ``spirits=`` or ``dragons=`` argument of ``dragoncastle.Game`` for the parameters:
+    None, a count, or a list of names; a clear ``ValueError`` for anything else."""
+    if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= len(table):
+        raise ValueError(f"{kind} must be a count 0 to {len(table)}, not {count!r}")
+    if not isinstance(names, str):
+        raise ValueError(f"{kind[:-1]}_names must be comma-separated names, not {names!r}")
+    chosen = [n.strip().lower() for n in names.split(",") if n.strip()]
+    if chosen and count:
+        raise ValueError(f"give {kind} (a count) or {kind[:-1]}_names, not both")
+    unknown = [n for n in chosen if n not in table]
+    if unknown:
+        raise ValueError(f"unknown {kind[:-1]} card(s) {unknown}; known: {', '.join(table)}")
+    if len(set(chosen)) != len(chosen):
+        raise ValueError(f"{kind[:-1]}_names names a card twice: {names!r}")
+    return chosen or (count or None)
 
 
 def _restore_game(params: dict[str, Any], deals: int) -> DragonCastleGame:
