@@ -13,4 +13,4 @@ def test_ci_runs_the_readme_test_command():
     block = readme.split("```")[1]
     commands = [line for line in block.splitlines() if line and not line.startswith("#") and not line.startswith("sh")]
     assert commands[1] == ci
-    assert commands[0].endswith("python3 -m dragoncastle play --seats mcts:iterations=2000 greedy --seed 7")
+    assert commands[0].endswith("python3 -m dragoncastle arena --seats mcts:iterations=1000 greedy --games 20")
