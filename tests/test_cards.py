@@ -1439,10 +1439,16 @@ def test_random_games_with_every_card(dc):
             g.apply(rng.choice(ids))
         assert any(a.kind.name == "SPIRIT" for a in g.history)
         realms = [g.realm(p) for p in range(players)]
+        # The other engine, on the same game: its own Dragon scoring must agree.
+        other = reference if dc is dragoncastle else dragoncastle
+        twin = other.Game.from_json(g.to_json())
+        twin_realms = [twin.realm(p) for p in range(players)]
         for p in range(players):
             b = g.score_breakdown(p)
             assert set(b["dragons"]) == set(dc.DRAGONS)
             assert all(b["dragons"][name] == dc.dragon_points(name, realms, p) for name in dc.DRAGONS)
+            assert all(b["dragons"][name] == other.dragon_points(name, twin_realms, p) for name in dc.DRAGONS)
+            assert twin.score_breakdown(p) == b
             assert b["total"] == b["vp"] + b["shrines"] + b["countdown"] + sum(b["dragons"].values()) == g.scores()[p]
         assert dc.Game.from_json(g.to_json()) == g
         for earlier in reversed(recent):

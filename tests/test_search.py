@@ -602,7 +602,13 @@ def test_arena_seats_rotate_and_summaries_add_up():
     assert sum(r.win_rates()) == pytest.approx(1.0)
     means = [sum(g["scores"][g["agent_of_seat"].index(a)] for g in r.games) / 6 for a in range(3)]
     assert r.mean_scores() == pytest.approx(means)
-    assert all(s >= 0 for s in r.seconds_per_move())
+    # Time per move: each agent's seconds over its decisions, summed over its seats.
+    for a, per_move in enumerate(r.seconds_per_move()):
+        seats = [(g, g["agent_of_seat"].index(a)) for g in r.games]
+        spent = sum(g["seconds"][s] for g, s in seats)
+        moves = sum(g["decisions"][s] for g, s in seats)
+        assert per_move == pytest.approx(spent / moves)
+    assert r.seconds_per_move()[0] > r.seconds_per_move()[2], "a search takes longer than a random pick"
     lines = r.table().splitlines()
     assert lines[0].startswith("6 games, 3 player(s)") and len(lines) == 5
 

@@ -116,8 +116,23 @@ def test_review_findings_stay_fixed():
     """Arrays too large raise MemoryError, a read-only output array is an
     error (not a panic), strided action arrays are accepted, and score
     rewards add up to the final score in the solo variant with cards (-15)."""
-    with pytest.raises(MemoryError):
-        dc.VecEnv(1 << 20, players=2, observation="tensor")
+    # Arrays that cannot be allocated raise MemoryError whatever the machine: in a process
+    # whose address space is capped at 2 GB, 16,384 tensor observations (2.9 GB) cannot be.
+    import subprocess
+    import sys
+
+    script = """
+import resource
+resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+import dragoncastle as dc
+try:
+    dc.VecEnv(1 << 14, players=2, observation="tensor")
+    print("allocated")
+except MemoryError:
+    print("MemoryError")
+"""
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert r.stdout.strip() == "MemoryError", r.stdout + r.stderr
     env = dc.VecEnv(4, players=2, seed=2)
     obs, masks, *_ = env.reset()
     masks.flags.writeable = False
