@@ -485,8 +485,9 @@ fn parse_action(spec: &Bound<'_, PyAny>) -> PyResult<CoreAction> {
         return Ok(a.get().0);
     }
     if let Ok(s) = spec.cast::<PyString>() {
-        let text = s.to_str()?;
-        return CoreAction::parse(text).map_err(|e| invalid_action(Some(text.to_string()), e.to_string()));
+        // `to_cow`: the stable ABI before Python 3.10 has no borrowed UTF-8 view.
+        let text = s.to_cow()?;
+        return CoreAction::parse(&text).map_err(|e| invalid_action(Some(text.to_string()), e.to_string()));
     }
     let shown = || spec.str().map(|s| s.to_string()).ok();
     // A bool is an int to Python, but True is no action id.
