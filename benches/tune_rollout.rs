@@ -29,7 +29,7 @@ fn mean_score(w: &Weights, games: u64, players: usize) -> f64 {
 
 fn mcts_score(w: &Weights, games: u64) -> f64 {
     use _core::arena::{play_game, AgentSpec};
-    use _core::eval::{Rollout, RolloutEval};
+    use _core::eval::{LeafEval, Rollout, RolloutEval};
     use _core::search::Config;
     let iterations: u64 = std::env::var("ITERATIONS").ok().and_then(|v| v.parse().ok()).unwrap_or(300);
     let config = Config {
@@ -38,7 +38,7 @@ fn mcts_score(w: &Weights, games: u64) -> f64 {
         widening: Some(1.0),
         ..Config::default()
     };
-    let eval = RolloutEval { rollout: Rollout::Policy { epsilon: 0.0, weights: *w }, ..RolloutEval::default() };
+    let eval = LeafEval::Rollout(RolloutEval { rollout: Rollout::Policy { epsilon: 0.0, weights: *w }, ..RolloutEval::default() });
     let agents = [AgentSpec::Mcts { config, eval, reuse: true, exploration: None }];
     let stop = std::sync::atomic::AtomicBool::new(false);
     let total: u64 = (0..games).map(|seed| play_game(&agents, &_core::Setup::new(1, 10_000 + seed), &stop).scores[0] as u64).sum();

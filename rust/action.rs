@@ -27,6 +27,8 @@ use crate::layout::{MAX_COLS, MAX_ROWS, SPACES};
 use crate::realm::{CELLS, SIDE};
 use crate::tile::TileType;
 
+/// Size of the action-id space: ids `0..1024` whatever the layout and the player count, so
+/// masks and policy heads have one fixed shape (ids `686..1024` are reserved).
 pub const NUM_ACTIONS: usize = 1024;
 const PLACE0: u16 = SPACES as u16; // 144
 const SHRINE0: u16 = PLACE0 + CELLS as u16; // 160
@@ -47,27 +49,46 @@ const SET0: u16 = MOVE_TO0 + CELLS as u16; // 574
 const CHANGE0: u16 = SET0 + CELLS as u16; // 590
 const RESERVED0: u16 = CHANGE0 + (CELLS * TileType::COUNT) as u16; // 686
 
+/// The kind of an [`Action`], without its space, cell or card: what a phase accepts
+/// ([`crate::Phase::kinds`]), named as in `docs/actions.md`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ActionKind {
+    /// `TAKE`: a castle tile, as the first pick or as the second tile of a Pair (R-ACT-4).
     Take,
+    /// `TAKE_SHRINE`: complete the action with a Shrine from the general pool (Tile and Shrine).
     TakeShrine,
+    /// `DISCARD`: complete the action by discarding the first tile for 1 VP.
     Discard,
+    /// `SUMMON`: Summon the Dragon, taking a Countdown token (R-ACT-5).
     Summon,
+    /// `PLACE`: put the next collected tile on a Realm cell (R-PLACE-1).
     Place,
+    /// `SHRINE`: build a Shrine on a tile of a set Consolidated this turn (R-SHRINE-1).
     Shrine,
+    /// `DONE`: end an optional step (the Shrine step, `SPIRITS`, `END_TURN`, Wind, Strength).
     Done,
+    /// `SPIRIT`: activate a Spirit card, paying a face-up Realm tile or a Shrine (R-SPIRIT-1).
     Spirit,
+    /// `DESTROY`: the castle tile Destruction discards.
     Destroy,
+    /// `FLIP`: the face-up Realm tile Wind turns face down.
     Flip,
+    /// `SHRINE_FROM`: the built Shrine Wind lifts.
     ShrineFrom,
+    /// `SHRINE_TO`: where Wind puts the lifted Shrine.
     ShrineTo,
+    /// `MOVE_FROM`: the Realm top tile Strength lifts.
     MoveFrom,
+    /// `MOVE_TO`: where Strength puts the lifted tile.
     MoveTo,
+    /// `SET`: the group Beauty or Cunning Consolidates.
     Set,
+    /// `CHANGE`: the face-up Special tile Change counts as another type.
     Change,
 }
 
 impl ActionKind {
+    /// The kind's upper-case name (`TAKE`, `TAKE_SHRINE`, …), as in `docs/actions.md`.
     pub const fn name(self) -> &'static str {
         match self {
             ActionKind::Take => "TAKE",
@@ -90,6 +111,25 @@ impl ActionKind {
     }
 }
 
+/// One decision of the player to move, with a stable integer id in `0..NUM_ACTIONS`
+/// ([`Action::id`], `docs/actions.md`) and a text form (`Display`, [`Action::parse`]).
+///
+/// ```
+/// use _core::Action;
+///
+/// // Castle spaces are `row * 12 + col`; the id of a TAKE is its space.
+/// let take = Action::parse("take 2,5").unwrap();
+/// assert_eq!(take, Action::Take(2 * 12 + 5));
+/// assert_eq!(take.id(), 29);
+/// assert_eq!(Action::from_id(29).unwrap(), take);
+/// assert_eq!(take.to_string(), "take 2,5");
+///
+/// // Activate Wind (card 2), paying a Shrine: id 180 + 2 * 17 + 16.
+/// let wind = Action::parse("Spirit Wind shrine").unwrap();
+/// assert_eq!(wind, Action::Spirit { card: 2, pay: None });
+/// assert_eq!(wind.id(), 230);
+/// assert_eq!(Action::parse(&wind.to_string()).unwrap(), wind);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Action {
     /// A castle pick, first or second tile; `space = row * 12 + col`.
@@ -98,13 +138,23 @@ pub enum Action {
     Place(u8),
     /// Build a Shrine on a just-consolidated tile.
     Shrine(u8),
+    /// Tile and Shrine: complete the action with a Shrine from the general pool instead of a second tile.
     TakeShrine,
+    /// Discard the first tile for 1 VP instead of placing it: it leaves the game.
     Discard,
+    /// Summon the Dragon: take the rightmost Countdown token (2 VP). Allowed when every castle tile
+    /// is on the ground floor, and the only action once the castle is empty (R-ACT-5).
     Summon,
     /// End an optional step (stop building Shrines, decline to use a Spirit).
     Done,
     /// Activate Spirit `card`, paying with a face-up tile (`Some(cell)`) or a Shrine.
-    Spirit { card: u8, pay: Option<u8> },
+    Spirit {
+        /// The card, by index in [`SPIRITS`].
+        card: u8,
+        /// The payment: `Some(cell)` discards that face-up Realm tile, `None` a Shrine of the
+        /// Shrine Pool.
+        pay: Option<u8>,
+    },
     /// Destruction: discard the Available top tile of a castle space.
     Destroy(u8),
     /// Wind: turn a face-up Realm tile face down.
@@ -120,10 +170,16 @@ pub enum Action {
     /// Beauty or Cunning: the group whose lowest cell this is.
     Set(u8),
     /// Change: treat the Special tile of `cell` as type `ty` (index in [`TileType::ALL`]).
-    Change { cell: u8, ty: u8 },
+    Change {
+        /// The Realm cell of the face-up Special tile.
+        cell: u8,
+        /// The type it counts as (index in [`TileType::ALL`]).
+        ty: u8,
+    },
 }
 
 impl Action {
+    /// The stable id in `0..NUM_ACTIONS` (the table of the module docs).
     pub const fn id(self) -> u16 {
         match self {
             Action::Take(s) => s as u16,
@@ -151,6 +207,8 @@ impl Action {
         }
     }
 
+    /// The action of `id`: the inverse of [`Action::id`]. An id outside `0..NUM_ACTIONS`, or in
+    /// the reserved block `686..1024`, is an [`Error::Parse`].
     pub fn from_id(id: i64) -> Result<Action, Error> {
         if id < 0 || id >= NUM_ACTIONS as i64 {
             return Err(Error::Parse(format!("action id {id} out of range 0..{NUM_ACTIONS}")));
@@ -184,6 +242,7 @@ impl Action {
         })
     }
 
+    /// The kind of this action, without its space, cell or card.
     pub const fn kind(self) -> ActionKind {
         match self {
             Action::Take(_) => ActionKind::Take,
@@ -338,21 +397,26 @@ impl ActionList {
         self.items[n] = a;
         self.len += 1;
     }
+    /// Empty the list (its storage stays: no allocation).
     #[inline]
     pub fn clear(&mut self) {
         self.len = 0;
     }
+    /// Actions in the list.
     #[inline]
     pub fn len(&self) -> usize {
         self.len as usize
     }
+    /// Whether the list holds no action (a legal list only once the game is over).
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
+    /// The actions in the order pushed (id order for a legal list).
     #[inline]
     pub fn as_slice(&self) -> &[Action] {
         &self.items[..self.len as usize]
     }
+    /// Whether `a` is in the list.
     pub fn contains(&self, a: Action) -> bool {
         self.as_slice().contains(&a)
     }

@@ -20,16 +20,20 @@ use crate::state::MAX_PLAYERS;
 /// One finished game of an arena.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ArenaGame {
+    /// The game's seed: its deal, its cards and every agent's draws come from it.
     pub seed: u64,
     /// `agent_of_seat[i]`: index into the arena's agents of the one in seat `i`.
     pub agent_of_seat: [u8; MAX_PLAYERS],
+    /// Score of each seat when the game ended (R-END-2); 0 beyond the player count.
     pub scores: [i32; MAX_PLAYERS],
+    /// The winning seats as a bitmask, bit `i` for seat `i` (a shared victory sets several, R-END-3).
     pub winners: u8,
     /// Every decision of the players in order (not the solo Dragon's moves,
     /// which `apply` replays).
     pub actions: Vec<Action>,
     /// Per seat: decisions taken and seconds spent choosing them.
     pub decisions: [u32; MAX_PLAYERS],
+    /// Per seat: seconds spent choosing those decisions.
     pub seconds: [f64; MAX_PLAYERS],
 }
 

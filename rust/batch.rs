@@ -18,8 +18,11 @@ use crate::state::MAX_PLAYERS;
 /// One finished game: scores by seat, winners as a bitmask, decisions taken.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Outcome {
+    /// Final score of each seat (R-END-2); 0 beyond the player count.
     pub scores: [i32; MAX_PLAYERS],
+    /// The winning seats as a bitmask, bit `i` for seat `i` (a shared victory sets several, R-END-3).
     pub winners: u8,
+    /// Decisions taken in the game, all seats together.
     pub decisions: u32,
 }
 

@@ -36,6 +36,8 @@ const fn edge_masks(east: bool) -> [u8; SPACES] {
     m
 }
 
+/// The castle in play: the dealt stacks, whose tiles are taken from the top (R-CASTLE-1). Every
+/// tile under a top tile is covered: the only hidden information of the base game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Castle {
     height: [u8; SPACES],
@@ -100,9 +102,11 @@ impl Castle {
         self.copies = self.computed_copies();
     }
 
+    /// Rows of the layout (at most 12).
     pub fn rows(&self) -> usize {
         self.rows as usize
     }
+    /// Columns of the layout (at most 12).
     pub fn cols(&self) -> usize {
         self.cols as usize
     }
@@ -110,15 +114,18 @@ impl Castle {
     pub fn remaining(&self) -> usize {
         self.remaining as usize
     }
+    /// Whether every tile has left the castle (Summon is then the only action, R-ACT-5).
     pub fn is_empty(&self) -> bool {
         self.remaining == 0
     }
 
+    /// Stack height of `space` (`row * 12 + col`); 0 where no tile is left or there is no space.
     #[inline]
     pub fn height(&self, space: usize) -> u8 {
         self.height[space]
     }
 
+    /// The visible top tile of `space`, `None` where no tile is left.
     #[inline]
     pub fn top(&self, space: usize) -> Option<Tile> {
         match self.height[space] {
@@ -230,6 +237,7 @@ impl Castle {
         }
     }
 
+    /// The spaces of the layout's rectangle, row-major (spaces without a stack included).
     #[inline]
     pub fn spaces(&self) -> impl Iterator<Item = usize> + '_ {
         let cols = self.cols as usize;
@@ -318,6 +326,7 @@ impl Castle {
         });
     }
 
+    /// How many tiles are covered (under a top tile): the hidden tiles (`docs/observation.md`).
     pub fn hidden_count(&self) -> usize {
         self.hidden_slots().count()
     }

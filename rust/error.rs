@@ -3,12 +3,21 @@
 
 use std::fmt;
 
+/// What can go wrong with a caller's input: text that does not parse, an action the rules do not
+/// allow now, or a game that cannot be set up.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Error {
     /// Text that does not parse: a tile code, an action, a layout, JSON.
     Parse(String),
     /// A well-formed action that the rules do not allow now.
-    Illegal { action: String, phase: &'static str, reason: String },
+    Illegal {
+        /// The action, in its text form.
+        action: String,
+        /// The name of the phase it was tried in.
+        phase: &'static str,
+        /// Why the rules do not allow it now.
+        reason: String,
+    },
     /// A game that cannot be set up: bad deal, layout, player count, seat, space.
     Setup(String),
 }

@@ -16,6 +16,8 @@ use crate::tile::Tile;
 
 /// Format tag and version of [`Game::to_json`].
 pub const JSON_FORMAT: &str = "dragoncastle-game";
+/// The version [`Game::to_json`] writes: 3 since Spirits may be used at any decision point of
+/// the turn (R-SPIRIT-2). Versions 1 and 2 load too, except a version 2 game with Spirit cards.
 pub const JSON_VERSION: u32 = 3;
 
 /// Player actions per history segment. A segment keeps the state before its
@@ -56,6 +58,25 @@ struct Segment {
     parent: Option<Arc<Segment>>,
 }
 
+/// A game with its setup and its history: the value users hold.
+///
+/// ```
+/// use _core::{Action, Game, Phase, Rules};
+///
+/// // A two-player base game dealt from seed 7 on the standard 2-player layout.
+/// let mut game = Game::new(2, 7, None, Rules::default(), None).unwrap();
+/// let before = *game.state();
+/// // The first pick: an Available tile of the top floor (R-ACT-4).
+/// let take = game.state().legal_actions()[0];
+/// assert!(matches!(take, Action::Take(_)));
+/// game.apply(take).unwrap();
+/// assert_eq!(game.state().phase(), Phase::Complete);
+/// // Summon is not legal while the castle has upper floors (R-ACT-5).
+/// assert!(game.apply(Action::Summon).is_err());
+/// // Undo restores the exact state before the pick.
+/// assert_eq!(game.undo(), Some(take));
+/// assert_eq!(*game.state(), before);
+/// ```
 #[derive(Clone, Debug)]
 pub struct Game {
     players: usize,
@@ -172,15 +193,21 @@ impl Game {
         names(self.state.dragons(), &DRAGONS)
     }
 
+    /// The current state: the small `Copy` value that the rules and the search work on.
     pub fn state(&self) -> &State {
         &self.state
     }
+    /// The seed of the deal; `None` when the deal was given explicitly or re-dealt by
+    /// [`Game::determinize`].
     pub fn seed(&self) -> Option<u64> {
         self.seed
     }
+    /// The castle layout of this game.
     pub fn layout(&self) -> &Layout {
         &self.layout
     }
+    /// The 116 tiles in dealing order (stacks row-major, each bottom to top); a determinized copy
+    /// holds its re-deal.
     pub fn deal(&self) -> &[Tile; Tile::TOTAL] {
         &self.deal
     }
@@ -232,6 +259,7 @@ impl Game {
         h.finish()
     }
 
+    /// Actions recorded, the Dragon of Ingenuity's included (what [`Game::actions`] yields).
     pub fn history_len(&self) -> usize {
         self.recent_len as usize + self.segments().map(|s| s.entries.len()).sum::<usize>()
     }

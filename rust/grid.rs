@@ -20,33 +20,41 @@ const COL0: u64 = {
 };
 const COL11: u64 = COL0 << (MAX_COLS - 1);
 
+/// A set of castle spaces as a bitboard; its spaces come out in ascending order, which is
+/// action-id order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Hash)]
 pub struct Grid([u64; WORDS]);
 
 impl Grid {
+    /// The empty set.
     pub const EMPTY: Grid = Grid([0; WORDS]);
 
+    /// Add `space` (`row * 12 + col`).
     #[inline]
     pub fn set(&mut self, space: usize) {
         debug_assert!(space < SPACES);
         self.0[space / SPACES_PER_WORD] |= 1 << (space % SPACES_PER_WORD);
     }
 
+    /// Remove `space`.
     #[inline]
     pub fn clear(&mut self, space: usize) {
         self.0[space / SPACES_PER_WORD] &= !(1 << (space % SPACES_PER_WORD));
     }
 
+    /// Whether `space` is in the set.
     #[inline]
     pub fn contains(&self, space: usize) -> bool {
         self.0[space / SPACES_PER_WORD] >> (space % SPACES_PER_WORD) & 1 != 0
     }
 
+    /// Whether the set holds no space.
     #[inline]
     pub fn is_empty(&self) -> bool {
         (self.0[0] | self.0[1] | self.0[2]) == 0
     }
 
+    /// Spaces in the set.
     #[cfg(test)]
     pub fn count(&self) -> u32 {
         self.0.iter().map(|w| w.count_ones()).sum()
@@ -161,6 +169,7 @@ impl Grid {
         }
     }
 
+    /// The spaces in the set, ascending.
     pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
         self.0.iter().enumerate().flat_map(|(w, &word)| {
             let mut bits = word;
@@ -181,6 +190,7 @@ impl Grid {
 pub struct RankedGrid([Ranked; WORDS]);
 
 impl RankedGrid {
+    /// Spaces in the grid.
     #[inline]
     pub fn count(&self) -> u32 {
         self.0[0].count() + self.0[1].count() + self.0[2].count()
@@ -217,6 +227,7 @@ const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGH: u64 = 0x8080_8080_8080_8080;
 
 impl Ranked {
+    /// `bits` with its bytewise prefix counts, computed once for any number of selects.
     #[inline]
     pub fn new(bits: u64) -> Ranked {
         let mut s = bits - ((bits >> 1) & 0x5555_5555_5555_5555);
@@ -225,6 +236,7 @@ impl Ranked {
         Ranked { bits, sums: s.wrapping_mul(ONES) }
     }
 
+    /// Set bits of the word.
     #[inline]
     pub fn count(&self) -> u32 {
         (self.sums >> 56) as u32
@@ -251,11 +263,13 @@ pub struct Ranked16 {
 }
 
 impl Ranked16 {
+    /// `bits` with its low byte's count, computed once for any number of selects.
     #[inline]
     pub fn new(bits: u16) -> Ranked16 {
         Ranked16 { bits, low: POPCOUNT8[bits as usize & 0xFF] as u32 }
     }
 
+    /// Set bits of the mask.
     #[inline]
     pub fn count(&self) -> u32 {
         self.low + POPCOUNT8[(self.bits >> 8) as usize] as u32

@@ -8,12 +8,29 @@
 use crate::error::Error;
 use crate::tile::Tile;
 
+/// Rows a layout may have: the castle grid is at most 12 × 12 (R-LAYOUT-1).
 pub const MAX_ROWS: usize = 12;
+/// Columns a layout may have; castle spaces are numbered `row * 12 + col`.
 pub const MAX_COLS: usize = 12;
 /// Castle spaces are numbered `row * 12 + col` whatever the layout's size, so
 /// that action ids do not depend on the layout.
 pub const SPACES: usize = MAX_ROWS * MAX_COLS;
 
+/// A castle layout: the height of the stack on each space at the deal (R-LAYOUT-1). Always
+/// holds exactly 116 tiles; the rulebook's size advice is only [`Layout::warnings`].
+///
+/// ```
+/// use _core::Layout;
+///
+/// // The standard layout for two players, `standard-2p`.
+/// let layout = Layout::for_players(2);
+/// assert_eq!(layout, Layout::standard("standard-2p").unwrap());
+/// assert_eq!((layout.rows(), layout.cols()), (7, 10));
+/// assert_eq!(layout.total_tiles(), 116);
+/// assert_eq!(layout.ground_floor(), 70); // the rulebook advises 65-80 for 2 players
+/// assert!(layout.warnings(Some(2)).is_empty());
+/// assert_eq!(Layout::parse(&layout.to_text()).unwrap(), layout);
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Layout {
     rows: u8,
@@ -37,6 +54,8 @@ pub const STANDARD_2P: &str = "\
 1222112221
 1232112321
 ";
+/// `standard-3p`, our 3-player layout: 60 ground-floor tiles (advice 50–70). Solo uses it too
+/// (R-SOLO-1).
 pub const STANDARD_3P: &str = "\
 1223122321
 2232112232
@@ -45,6 +64,7 @@ pub const STANDARD_3P: &str = "\
 1223122321
 2232111232
 ";
+/// `standard-4p`, our 4-player layout: 48 ground-floor tiles (advice 40–55).
 pub const STANDARD_4P: &str = "\
 33313331
 23313321
@@ -55,6 +75,9 @@ pub const STANDARD_4P: &str = "\
 ";
 
 impl Layout {
+    /// Parse the text form of the module docs. A layout that does not hold exactly 116 tiles, is
+    /// larger than 12 × 12, has rows of unequal length or a bad character is an [`Error::Setup`]
+    /// (R-LAYOUT-1).
     pub fn parse(text: &str) -> Result<Layout, Error> {
         let lines: Vec<&str> = text.lines().map(|l| l.trim_end()).collect();
         let first = lines.iter().position(|l| !l.is_empty());
@@ -138,12 +161,15 @@ impl Layout {
         Layout::standard(name).expect("standard layouts are valid") // checked by tests
     }
 
+    /// Rows of the layout (1 to 12).
     pub fn rows(&self) -> usize {
         self.rows as usize
     }
+    /// Columns of the layout (1 to 12).
     pub fn cols(&self) -> usize {
         self.cols as usize
     }
+    /// Stack height of `(row, col)` at the deal: 0 where there is no space, or outside the grid.
     pub fn height(&self, row: usize, col: usize) -> u8 {
         if row < MAX_ROWS && col < MAX_COLS {
             self.heights[row * MAX_COLS + col]
@@ -151,6 +177,7 @@ impl Layout {
             0
         }
     }
+    /// Stack heights at the deal by castle space (`row * 12 + col`), 0 for no space.
     pub fn heights(&self) -> &[u8; SPACES] {
         &self.heights
     }
@@ -162,9 +189,11 @@ impl Layout {
     pub fn space_of_slots(&self) -> &[u8; Tile::TOTAL] {
         &self.space_of
     }
+    /// Tiles the layout holds: 116 for every parsed layout.
     pub fn total_tiles(&self) -> usize {
         self.heights.iter().map(|&h| h as usize).sum()
     }
+    /// Spaces with a stack: the ground-floor tiles of the rulebook's advice (R-LAYOUT-1).
     pub fn ground_floor(&self) -> usize {
         self.heights.iter().filter(|&&h| h > 0).count()
     }
@@ -208,6 +237,7 @@ impl Layout {
         out
     }
 
+    /// The text form, one row per line and `.` for no space; [`Layout::parse`] reads it back.
     pub fn to_text(&self) -> String {
         let mut s = String::new();
         for r in 0..self.rows() {

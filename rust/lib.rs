@@ -5,6 +5,8 @@
 //! The core has no Python types: `cargo test` runs it alone. The `python`
 //! feature adds the PyO3 module `dragoncastle._core`.
 
+#![deny(missing_docs)]
+
 pub mod action;
 pub mod arena;
 pub mod agents;

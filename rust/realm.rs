@@ -6,8 +6,11 @@
 
 use crate::tile::{Tile, TileType};
 
+/// Side of a Realm: 4 × 4 cells (R-REALM-1).
 pub const SIDE: usize = 4;
+/// Cells of a Realm, numbered `row * 4 + col` (bit `cell` of the Realm masks).
 pub const CELLS: usize = SIDE * SIDE;
+/// Mask of every Realm cell.
 pub const ALL: u16 = 0xFFFF;
 const COL0: u16 = 0x1111;
 const COL3: u16 = 0x8888;
@@ -80,11 +83,41 @@ pub const fn shrine_value(height: u8) -> u32 {
 /// A set Consolidated this turn, with the Shrines it still allows (R-SHRINE-1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct ConsolidatedSet {
+    /// The set's tiles, as a mask of Realm cells.
     pub cells: u16,
+    /// The type the set counts as ([`TileType`] index): its tiles' type, the type Change gave,
+    /// or Dragon for Beauty ("as if they were Dragons").
     pub tile_type: u8,
+    /// Shrines still allowed on its tiles: 1 for a Faction set, 2 for a Special one, all ended
+    /// when the Shrine step is left (R-SHRINE-1).
     pub allowance: u8,
 }
 
+/// A player's Realm (R-REALM-1): per cell the stack height, the top tile if it is face up, and
+/// whether a Shrine stands on it. A face-down tile's symbol is not kept: it never counts again.
+///
+/// ```
+/// use _core::realm::Realm;
+/// use _core::tile::{Tile, TileType};
+///
+/// // `3Me2`: height 3, a face-up Me2 on top; `2#`: height 2, face down; `2S`: the same with a
+/// // Shrine; `.`: empty.
+/// let realm = Realm::parse(
+///     "3Me2 2#  .  .
+///      1So4 2S  .  .
+///      .    .   .  .
+///      .    .   .  1Dr1",
+/// )
+/// .unwrap();
+/// assert_eq!(realm.height(0), 3);
+/// assert_eq!(realm.face_up_tile(0), Some(Tile::parse("Me2").unwrap()));
+/// assert_eq!(realm.face_up_tile(1), None); // face down: its symbol is gone
+/// assert!(realm.has_shrine(5)); // cell = row * 4 + col
+/// assert_eq!(realm.tiles(), 9);
+/// assert_eq!(realm.shrine_points(), 2); // a Shrine on a stack of 2 (R-SHRINE-2)
+/// assert_eq!(realm.of_type(TileType::Dragon), 1 << 15);
+/// assert_eq!(Realm::parse(&realm.to_text()).unwrap(), realm);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Realm {
     height: [u8; CELLS],
@@ -110,6 +143,7 @@ impl Default for Realm {
 }
 
 impl Realm {
+    /// Stack height of `cell` in tiles (a Shrine does not count).
     #[inline]
     pub fn height(&self, cell: usize) -> u8 {
         self.height[cell]
@@ -124,6 +158,7 @@ impl Realm {
             Some((None, false))
         }
     }
+    /// The top tile of `cell` if it is face up; `None` for an empty cell or a face-down top.
     pub fn face_up_tile(&self, cell: usize) -> Option<Tile> {
         if self.face_up & (1 << cell) != 0 {
             Some(self.top[cell])
@@ -131,15 +166,19 @@ impl Realm {
             None
         }
     }
+    /// Cells whose top tile is face up, as a mask.
     pub fn face_up(&self) -> u16 {
         self.face_up
     }
+    /// Cells with a Shrine, as a mask.
     pub fn shrines(&self) -> u16 {
         self.shrine
     }
+    /// Whether a Shrine stands on `cell`.
     pub fn has_shrine(&self, cell: usize) -> bool {
         self.shrine & (1 << cell) != 0
     }
+    /// Cells with a stack, as a mask.
     pub fn occupied(&self) -> u16 {
         let mut m = 0u16;
         for c in 0..CELLS {
@@ -149,9 +188,11 @@ impl Realm {
         }
         m
     }
+    /// Cells whose face-up top tile is of type `t`, as a mask.
     pub fn of_type(&self, t: TileType) -> u16 {
         self.by_type[t.index()]
     }
+    /// Tiles in the Realm, every floor of every stack.
     pub fn tiles(&self) -> u32 {
         self.height.iter().map(|&h| h as u32).sum()
     }
@@ -162,6 +203,7 @@ impl Realm {
         !(self.face_up | self.shrine)
     }
 
+    /// Put `t` face up on `cell`, which must be placeable (R-PLACE-1); Consolidation is separate.
     #[inline]
     pub fn place(&mut self, cell: usize, t: Tile) {
         debug_assert!(self.placeable() & (1 << cell) != 0);
@@ -436,11 +478,13 @@ impl Realm {
         out
     }
 
+    /// Build a Shrine on `cell` (the caller checks R-SHRINE-1: a face-down top without a Shrine).
     #[inline]
     pub fn build_shrine(&mut self, cell: usize) {
         self.shrine |= 1 << cell;
     }
 
+    /// Shrines built in the Realm (R-END-3's second tie break).
     pub fn shrine_count(&self) -> u32 {
         self.shrine.count_ones()
     }

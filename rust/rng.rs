@@ -15,6 +15,8 @@
 //! * Streams: the deal uses `SplitMix64::new(seed)`; other uses derive their own
 //!   state with [`SplitMix64::stream`].
 
+/// The project's one generator (module docs): deals, card draws and `determinize(seed)` draw from
+/// it identically in both engines (R-SEED-1); the search and the agents use it too.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SplitMix64 {
     state: u64,
@@ -22,8 +24,12 @@ pub struct SplitMix64 {
 
 /// Stream keys, so that, say, card draws never share numbers with the deal.
 pub mod stream {
+    /// The deal: key 0 is `SplitMix64::new(seed)` itself (`docs/seeding.md`).
     pub const DEAL: u64 = 0;
+    /// The draw of the Spirit and Dragon cards in play (R-SETUP-3, `docs/seeding.md`).
     pub const CARDS: u64 = 1;
+    /// Reserved for determinization, as in the reference engine's table; `determinize(seed)` draws
+    /// from `SplitMix64::new(seed)` itself (`docs/seeding.md`), so no draw uses this key now.
     pub const DETERMINIZE: u64 = 2;
     /// A search's first tree; tree `k` of a root-parallel search uses `SEARCH + k`.
     pub const SEARCH: u64 = 0x5EA2C4;
@@ -38,6 +44,7 @@ pub mod stream {
 }
 
 impl SplitMix64 {
+    /// A generator whose state starts at `seed` (the deal's generator).
     pub const fn new(seed: u64) -> Self {
         SplitMix64 { state: seed }
     }
@@ -52,6 +59,7 @@ impl SplitMix64 {
         SplitMix64::new(g.next_u64())
     }
 
+    /// The next 64-bit draw (the mixing steps of the module docs).
     #[inline]
     pub fn next_u64(&mut self) -> u64 {
         self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
@@ -103,6 +111,8 @@ impl SplitMix64 {
         (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
     }
 
+    /// Fisher–Yates from the end with [`SplitMix64::below`]: the documented shuffle of deals and
+    /// card draws (R-SEED-1).
     pub fn shuffle<T>(&mut self, a: &mut [T]) {
         for i in (1..a.len()).rev() {
             let j = self.below(i as u64 + 1) as usize;

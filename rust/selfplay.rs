@@ -23,6 +23,7 @@ use crate::state::{State, MAX_PLAYERS};
 pub struct GameRecord {
     /// The game's seed.
     pub seed: u64,
+    /// Players in the game (1 in solo).
     pub players: usize,
     /// Rows of [`COMPACT_OBSERVATION_SIZE`] bytes: the mover's compact observation.
     pub observations: Vec<u8>,
@@ -31,6 +32,7 @@ pub struct GameRecord {
     /// Rows of [`NUM_ACTIONS`]: the root's visit distribution (a forced move
     /// is searched by nobody and gets all the mass).
     pub policies: Vec<f32>,
+    /// Per row: the seat that decided.
     pub to_move: Vec<u8>,
     /// The action played (its id).
     pub actions: Vec<u16>,
@@ -46,6 +48,7 @@ impl GameRecord {
     pub fn len(&self) -> usize {
         self.to_move.len()
     }
+    /// Whether no decision was recorded.
     pub fn is_empty(&self) -> bool {
         self.to_move.is_empty()
     }

@@ -8,6 +8,8 @@ use crate::layout::Layout;
 use crate::state::{check_deal, seeded_deal, Rules, State, MAX_PLAYERS};
 use crate::tile::Tile;
 
+/// Everything that describes a new game: players, seed, layout, rules, an explicit deal, and the
+/// cards. [`Setup::validate`] checks what a user can get wrong.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Setup {
     /// 1 (solo against the Dragon of Ingenuity) to 4.
@@ -16,10 +18,13 @@ pub struct Setup {
     pub seed: u64,
     /// `None`: the standard layout for the player count.
     pub layout: Option<Layout>,
+    /// Rule options (the Dragon-set bonus is on by default).
     pub rules: Rules,
     /// An explicit deal instead of the seeded shuffle (116 tiles in dealing order).
     pub deal: Option<Vec<Tile>>,
+    /// Spirit cards in play: none, a count drawn from the seed, or named (R-SETUP-3).
     pub spirits: Cards,
+    /// Dragon cards in play, as for `spirits`.
     pub dragons: Cards,
 }
 
@@ -29,12 +34,14 @@ impl Setup {
         Setup { players, seed, layout: None, rules: Rules::default(), deal: None, spirits: Cards::None, dragons: Cards::None }
     }
 
+    /// This setup with these Spirit and Dragon cards.
     pub fn with_cards(mut self, spirits: Cards, dragons: Cards) -> Setup {
         self.spirits = spirits;
         self.dragons = dragons;
         self
     }
 
+    /// This setup with these rule options.
     pub fn with_rules(mut self, rules: Rules) -> Setup {
         self.rules = rules;
         self

@@ -11,15 +11,22 @@ use crate::error::Error;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
 pub enum TileType {
+    /// Merchant Faction, `Me1`–`Me6`.
     Merchant = 0,
+    /// Soldier Faction, `So1`–`So6`.
     Soldier = 1,
+    /// Farmer Faction, `Fa1`–`Fa6`.
     Farmer = 2,
+    /// Season, a Special type: `Se1`–`Se4` (the numbering is ours, R-TILE-1).
     Season = 3,
+    /// Wind, a Special type: `Wi1`–`Wi4`.
     Wind = 4,
+    /// Dragon, a Special type: `Dr1`–`Dr3`; a set of them scores +1 (R-CONS-3).
     Dragon = 5,
 }
 
 impl TileType {
+    /// The six types in index order: the Factions, then the Special types.
     pub const ALL: [TileType; 6] = [
         TileType::Merchant,
         TileType::Soldier,
@@ -28,12 +35,15 @@ impl TileType {
         TileType::Wind,
         TileType::Dragon,
     ];
+    /// Number of tile types.
     pub const COUNT: usize = 6;
 
+    /// Position in [`TileType::ALL`] (0 to 5), as in action ids and observations.
     pub const fn index(self) -> usize {
         self as usize
     }
 
+    /// The type at position `i` of [`TileType::ALL`]; `None` past 5.
     pub const fn from_index(i: usize) -> Option<TileType> {
         match i {
             0 => Some(TileType::Merchant),
@@ -58,6 +68,7 @@ impl TileType {
         }
     }
 
+    /// Upper-case name (`MERCHANT`, …); a `change` action's text uses it in lower case.
     pub const fn name(self) -> &'static str {
         match self {
             TileType::Merchant => "MERCHANT",
@@ -69,6 +80,8 @@ impl TileType {
         }
     }
 
+    /// Whether this is a Faction (Merchant, Soldier, Farmer: numbered 1–6, a set allows 1 Shrine);
+    /// the Special types' sets allow 2 (R-SHRINE-1).
     pub const fn is_faction(self) -> bool {
         (self as u8) < 3
     }
@@ -102,10 +115,14 @@ impl TileType {
 pub struct Tile(u8);
 
 impl Tile {
+    /// Distinct symbols (R-TILE-1).
     pub const SYMBOLS: usize = 29;
+    /// Copies of each symbol: identical tiles are copies of one symbol (R-TILE-2).
     pub const COPIES: usize = 4;
+    /// Tiles in the game: 29 symbols × 4 = 116.
     pub const TOTAL: usize = Self::SYMBOLS * Self::COPIES; // 116
 
+    /// The symbol at index `i` in code order; `None` past 28.
     pub const fn from_index(i: u8) -> Option<Tile> {
         if (i as usize) < Self::SYMBOLS {
             Some(Tile(i))
@@ -119,6 +136,8 @@ impl Tile {
         Tile(i)
     }
 
+    /// Symbol `symbol` (from 1) of type `t`: `new(TileType::Dragon, 2)` is `Dr2`; `None` if the type
+    /// has no such symbol.
     pub const fn new(t: TileType, symbol: u8) -> Option<Tile> {
         if symbol >= 1 && symbol <= t.symbols() {
             Some(Tile(t.first() + symbol - 1))
@@ -127,10 +146,12 @@ impl Tile {
         }
     }
 
+    /// Index in code order (0 to 28): the order of the seeded deal and of the observation planes.
     pub const fn index(self) -> u8 {
         self.0
     }
 
+    /// The type of this symbol.
     pub const fn tile_type(self) -> TileType {
         match self.0 {
             0..=5 => TileType::Merchant,
@@ -156,6 +177,7 @@ impl Tile {
         }
     }
 
+    /// The three-character code (`Me1` … `Dr3`) that `Display` writes and [`Tile::parse`] reads.
     pub fn code(self) -> String {
         format!("{}{}", self.tile_type().prefix(), self.symbol())
     }
@@ -179,6 +201,7 @@ impl Tile {
         Tile::new(t, digit - b'0').ok_or_else(bad)
     }
 
+    /// The 29 symbols in code order.
     pub fn all() -> impl Iterator<Item = Tile> {
         (0..Self::SYMBOLS as u8).map(Tile)
     }

@@ -27,10 +27,12 @@ pub enum Observation {
     Compact,
     /// The float32 planes of `observation_tensor`.
     Tensor,
+    /// No observation: only masks, rewards, terminated flags and seats to move are written.
     None,
 }
 
 impl Observation {
+    /// Elements of one game's observation row: bytes (`Compact`), floats (`Tensor`) or 0.
     pub fn size(self) -> usize {
         match self {
             Observation::Compact => COMPACT_OBSERVATION_SIZE,
@@ -81,16 +83,25 @@ pub struct VecEnv {
 
 /// The arrays one step writes, each with one row per game.
 pub struct Outputs<'a> {
+    /// The observation of the seat to move, one row per game (or none).
     pub observations: ObservationRows<'a>,
+    /// `n × NUM_ACTIONS`: the legal actions of the seat to move.
     pub masks: &'a mut [bool],
+    /// `n × players`: each seat's reward for this step ([`RewardKind`]).
     pub rewards: &'a mut [f32],
+    /// `n`: the slot's game ended in this step (its other rows then describe the next game).
     pub terminated: &'a mut [bool],
+    /// `n`: the seat to move (with an opponent, always the learner).
     pub to_move: &'a mut [i64],
 }
 
+/// The observation array of [`Outputs`], in the element type of the environment's [`Observation`].
 pub enum ObservationRows<'a> {
+    /// `n × COMPACT_OBSERVATION_SIZE` bytes.
     Compact(&'a mut [u8]),
+    /// `n × OBSERVATION_SIZE` float32 planes.
     Tensor(&'a mut [f32]),
+    /// No observation array ([`Observation::None`]).
     None,
 }
 
@@ -141,9 +152,11 @@ impl VecEnv {
         Ok(env)
     }
 
+    /// Games stepped together (slots).
     pub fn len(&self) -> usize {
         self.slots.len()
     }
+    /// Whether there is no slot (never: [`VecEnv::new`] refuses 0 games).
     pub fn is_empty(&self) -> bool {
         self.slots.is_empty()
     }
@@ -151,9 +164,11 @@ impl VecEnv {
     pub fn players(&self) -> usize {
         self.setup.players
     }
+    /// Which observation each step writes.
     pub fn observation(&self) -> Observation {
         self.observation
     }
+    /// The game of slot `i` as it stands; `None` past the last slot.
     pub fn state(&self, i: usize) -> Option<&State> {
         self.slots.get(i).map(|s| &s.state)
     }

@@ -15,9 +15,11 @@ pub struct Weights {
     pub group: [f64; 3],
     /// Per Shrine in the pool, up to `pool_cap`.
     pub pool: f64,
+    /// Shrines in the pool that count for `pool`, at most.
     pub pool_cap: u8,
     /// A tile in hand whose type the Realm already shows, or not.
     pub held_match: f64,
+    /// The same for a tile in hand whose type the Realm does not show yet.
     pub held_new: f64,
     /// Per face-up tile, per floor it stands above the ground (up to 2): the
     /// Shrine it may carry once consolidated is worth its height.
@@ -186,7 +188,7 @@ fn one_step(s: &State, a: Action, w: &Weights) -> f64 {
 }
 
 /// The legal action with the best [`value`] one decision ahead; ties go to the
-/// `rng`. Spirits are weighed by [`effect_value`].
+/// `rng`. A Spirit is weighed by playing its effect out greedily (`effect_value`).
 pub fn choose(s: &State, rng: &mut SplitMix64, w: &Weights) -> Option<Action> {
     pick(s, rng, w, true)
 }

@@ -30,7 +30,9 @@ use crate::state::State;
 #[derive(Clone, Debug, PartialEq)]
 #[allow(clippy::large_enum_variant)] // a handful per arena: size does not matter
 pub enum AgentSpec {
+    /// A uniformly random legal action.
     Random,
+    /// One decision of look-ahead with the greedy position value (`docs/agents.md`).
     Greedy,
     /// The Dragon of Ingenuity's priorities (`docs/solo.md`).
     Dragon,
@@ -39,7 +41,16 @@ pub enum AgentSpec {
     /// `reuse` keeps the tree between the agent's moves. `exploration` is the
     /// constant given in the spec; `None` takes the default for the game
     /// played (solo or not), the reward and the evaluator.
-    Mcts { config: Config, eval: LeafEval, reuse: bool, exploration: Option<f64> },
+    Mcts {
+        /// Budgets and tuning of each decision's search.
+        config: Config,
+        /// How leaves are valued.
+        eval: LeafEval,
+        /// Keep the tree between the agent's moves.
+        reuse: bool,
+        /// The exploration constant of the spec; `None`: the default for the game.
+        exploration: Option<f64>,
+    },
 }
 
 impl AgentSpec {

@@ -6,20 +6,31 @@
 use crate::realm::{flood, neighbours, Realm, SIDE};
 use crate::tile::TileType;
 
+/// Dragon cards in the game: ten end-of-game bonuses (R-DRAGON-1..10).
 pub const DRAGON_CARDS: usize = 10;
 /// Dragon card names in card-index order.
 pub const DRAGONS: [&str; DRAGON_CARDS] =
     ["humility", "tranquility", "righteousness", "bravery", "majesty", "power", "harmony", "knowledge", "devotion", "fortitude"];
 
+/// Humility (R-DRAGON-1): +1 per Shrine whose stack is next to a higher stack.
 pub const HUMILITY: u8 = 0;
+/// Tranquility (R-DRAGON-2): +1 per connected group of cells with a face-down top.
 pub const TRANQUILITY: u8 = 1;
+/// Righteousness (R-DRAGON-3): the Shrines of the best row plus the best column, +2 per full line.
 pub const RIGHTEOUSNESS: u8 = 2;
+/// Bravery (R-DRAGON-4): +1 per stack with no neighbouring stack as high or higher.
 pub const BRAVERY: u8 = 3;
+/// Majesty (R-DRAGON-5): per Faction, its highest face-up number on floor 3 or above.
 pub const MAJESTY: u8 = 4;
+/// Power (R-DRAGON-6): per Faction, the best connected group's sum against the neighbouring seats'.
 pub const POWER: u8 = 5;
+/// Harmony (R-DRAGON-7): +4 per centre line the heights mirror about, +2 per one the Shrines do.
 pub const HARMONY: u8 = 6;
+/// Knowledge (R-DRAGON-8): +2 per distinct face-up Special symbol.
 pub const KNOWLEDGE: u8 = 7;
+/// Devotion (R-DRAGON-9): +1 per Shrine next to a face-up Dragon tile.
 pub const DEVOTION: u8 = 8;
+/// Fortitude (R-DRAGON-10): +1 per Shrine on one of the 12 edge cells.
 pub const FORTITUDE: u8 = 9;
 
 /// The 12 cells on the Realm's edge.
@@ -57,6 +68,7 @@ pub struct Levels {
 }
 
 impl Levels {
+    /// The levels of Realm `r`'s stacks.
     pub fn of(r: &Realm) -> Levels {
         let mut at_least = [0u16; LEVELS];
         at_least[0] = crate::realm::ALL;

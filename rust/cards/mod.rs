@@ -15,9 +15,12 @@ pub use dragon::{dragon_points, DRAGONS, DRAGON_CARDS};
 /// Cards asked for at setup: none, a count drawn from the seed, or by index.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub enum Cards {
+    /// No card of this kind in play.
     #[default]
     None,
+    /// This many cards (1 to 10), drawn from the seed ([`resolve`]).
     Draw(usize),
+    /// These cards, by index in their table ([`SPIRITS`] or [`DRAGONS`]), without repeats.
     Named(Vec<u8>),
 }
 

@@ -10,15 +10,25 @@ pub const SPIRIT_CARDS: usize = 10;
 pub const SPIRITS: [&str; SPIRIT_CARDS] =
     ["beauty", "elegance", "wind", "deception", "strength", "change", "faith", "destruction", "deep", "cunning"];
 
+/// Beauty: Consolidate a group of 4 or more face-up Faction tiles of one number, +1 VP (phase `SET`).
 pub const BEAUTY: u8 = 0;
+/// Elegance: for the rest of the turn a pick may take a tile with a free short side (R-AVAIL-3).
 pub const ELEGANCE: u8 = 1;
+/// Wind: flip a face-up tile and/or move a built Shrine (phases `WIND`, `WIND_TO`).
 pub const WIND: u8 = 2;
+/// Deception: the second tile of a Pair may be one that touched the first (`COMPLETE`).
 pub const DECEPTION: u8 = 3;
+/// Strength: move one or two Realm top tiles without a Shrine (phases `STRENGTH`, `STRENGTH_TO`).
 pub const STRENGTH: u8 = 4;
+/// Change: a face-up Special tile counts as another type to complete a set (phase `CHANGE`).
 pub const CHANGE: u8 = 5;
+/// Faith: one more Shrine this turn, on a tile of any set Consolidated this turn.
 pub const FAITH: u8 = 6;
+/// Destruction: discard an Available castle tile from any floor (phase `DESTROY`).
 pub const DESTRUCTION: u8 = 7;
+/// Deep: the second tile of a Pair may be any tile of the first tile's type (`COMPLETE`).
 pub const DEEP: u8 = 8;
+/// Cunning: Consolidate a group of exactly 3 face-up tiles of one type (phase `SET`).
 pub const CUNNING: u8 = 9;
 
 /// Spirits that need a pick still to come (Elegance: `ACTION` or `COMPLETE`)

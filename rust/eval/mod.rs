@@ -22,7 +22,9 @@ use network::NetworkEval;
 /// network (`model=`).
 #[derive(Clone, Debug)]
 pub enum LeafEval {
+    /// Rollouts to the end of the game (or a cut-off) with a fast policy.
     Rollout(RolloutEval),
+    /// A trained network's values and, when asked, its priors.
     Network(NetworkEval),
 }
 

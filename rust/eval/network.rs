@@ -36,13 +36,19 @@ pub const FORMAT: u32 = 1;
 /// What a weights file says about itself.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Header {
+    /// Layout of the file after the header ([`FORMAT`]).
     pub format: u32,
+    /// The observation layout the features come from ([`OBSERVATION_VERSION`]): a new one means retraining.
     pub observation_version: u32,
+    /// Action ids of the policy head ([`NUM_ACTIONS`]).
     pub num_actions: usize,
+    /// Input features (the size of the feature table).
     pub features: usize,
     /// [`super::features::Table::fingerprint`], as hex.
     pub feature_fingerprint: String,
+    /// Floats of the accumulator, the first layer (1 to 1024).
     pub hidden: usize,
+    /// Floats of the second layer (1 to 1024).
     pub hidden2: usize,
     /// How the weights were made: the command, the seed, anything else.
     #[serde(default)]
@@ -95,20 +101,25 @@ impl Header {
 /// The weights.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Network {
+    /// What the weights file says about itself: sizes and compatibility.
     pub header: Header,
     /// Where the weights came from (`builtin`, a path), for messages and specs.
     pub source: String,
     /// `features × hidden`, row per feature.
     pub embed: Vec<f32>,
+    /// `hidden`: the accumulator's bias.
     pub b0: Vec<f32>,
     /// `hidden × hidden2`, row per input.
     pub w1: Vec<f32>,
+    /// `hidden2`: the second layer's bias.
     pub b1: Vec<f32>,
     /// `hidden2 × 4`.
     pub wv: Vec<f32>,
+    /// `4`: the value head's bias, per relative seat.
     pub bv: Vec<f32>,
     /// `NUM_ACTIONS × hidden2`, row per action.
     pub wp: Vec<f32>,
+    /// `NUM_ACTIONS`: the policy head's bias, per action id.
     pub bp: Vec<f32>,
 }
 
@@ -262,8 +273,12 @@ pub fn builtin() -> Result<Network, String> {
 /// actions' logits) and values, with rollouts mixed in at `rollout_weight`.
 #[derive(Clone, Debug)]
 pub struct NetworkEval {
+    /// The weights, shared by every search that uses them.
     pub net: Arc<Network>,
+    /// The rollout evaluator mixed into the values when `rollout_weight > 0`.
     pub rollout: RolloutEval,
+    /// The rollout's share of a leaf's value: `(1 - w) * network + w * rollout`; 0 uses the network
+    /// alone and plays no rollout.
     pub rollout_weight: f64,
     /// Select by PUCT with the network's priors; without, the values alone
     /// replace the rollout in the rollout search's selection (UCB1, widening

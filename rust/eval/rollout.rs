@@ -26,7 +26,12 @@ pub enum Rollout {
     /// One decision of look-ahead with a weighted position value
     /// ([`policy::choose`]); with probability `epsilon` a uniformly random
     /// action instead.
-    Policy { epsilon: f32, weights: policy::Weights },
+    Policy {
+        /// The chance of a uniformly random action instead, in `[0, 1]`.
+        epsilon: f32,
+        /// The weights of the position value.
+        weights: policy::Weights,
+    },
 }
 
 impl Reward {
@@ -38,6 +43,7 @@ impl Reward {
             _ => Err(format!("reward is 'win' or 'margin'; got {name:?}")),
         }
     }
+    /// The name [`Reward::parse`] takes.
     pub const fn name(self) -> &'static str {
         match self {
             Reward::Win => "win",
@@ -84,8 +90,12 @@ impl Rollout {
 /// move value.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RolloutEval {
+    /// How the end (or the cut-off) is turned into one utility per seat.
     pub reward: Reward,
+    /// The policy that plays a leaf on.
     pub rollout: Rollout,
+    /// Decisions after which a rollout stops and the position is valued by the static estimate
+    /// (the greedy evaluation in place of final scores); `None` plays to the end.
     pub depth: Option<u32>,
 }
 

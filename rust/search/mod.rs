@@ -33,14 +33,19 @@ pub const MAX_SEATS: usize = 4;
 /// What the search needs from a game: who moves, the legal moves, playing one,
 /// a determinization of the hidden information, and the utilities of an end.
 pub trait SearchGame: Copy + Send + Sync {
+    /// A decision of the game (Dragon Castle: [`crate::Action`]).
     type Move: Copy + Eq + Send + Sync + std::fmt::Debug;
     /// A buffer of moves with a fixed capacity (no allocation per decision).
     type Moves: Default + Clone + Send + std::ops::Deref<Target = [Self::Move]>;
     /// Moves have dense indices below this bound.
     const NUM_MOVES: usize;
 
+    /// The dense index of `m`, below [`SearchGame::NUM_MOVES`]: priors are laid out by it
+    /// (Dragon Castle: the action id).
     fn move_index(m: Self::Move) -> usize;
+    /// The seat that decides now: a node chooses among its children for this seat.
     fn seat_to_move(&self) -> usize;
+    /// Whether the game has ended; the search then values it with [`Evaluator::terminal`].
     fn is_over(&self) -> bool;
     /// The legal moves, in a deterministic order.
     fn legal_moves(&self, out: &mut Self::Moves);
@@ -112,8 +117,11 @@ impl<G: SearchGame, E: Evaluator<G> + ?Sized> Evaluator<G> for std::sync::Arc<E>
 /// (AlphaGo's λ).
 #[derive(Clone, Debug)]
 pub struct Mixed<A, B> {
+    /// Gives the priors, the batch size and the values of finished games.
     pub guide: A,
+    /// Its values are mixed into the guide's at `weight`.
     pub rollout: B,
+    /// λ in `[0, 1]`: 0 takes the guide's values alone (no rollout is played).
     pub weight: f64,
 }
 
@@ -147,10 +155,14 @@ impl<G: SearchGame, A: Evaluator<G>, B: Evaluator<G>> Evaluator<G> for Mixed<A, 
 /// valued is the [`Evaluator`]'s business, not the config's.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Config {
+    /// Iterations in all, split among the threads; `None`: only the time limit counts.
     pub iterations: Option<u64>,
+    /// Seconds of wall-clock time, at most [`MAX_TIME_LIMIT`]; `None`: only the iterations count.
     pub time_limit: Option<f64>,
     /// Root-parallel trees; their root statistics are merged.
     pub threads: usize,
+    /// Seed of the search's draws (tree `k` uses stream `SEARCH + k`, a temperature draw `CHOICE`):
+    /// with one thread and no time limit, the same seed gives the same result.
     pub seed: u64,
     /// The exploration constant: UCT's `c` in `mean + c * sqrt(ln(available) / visits)`,
     /// or PUCT's in `mean + c * prior * sqrt(available) / (1 + visits)`.
@@ -193,7 +205,9 @@ impl Default for Config {
 /// Root statistics of one move.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MoveStats<M> {
+    /// The root move.
     pub mv: M,
+    /// Iterations that chose it at the root, summed over the trees.
     pub visits: u64,
     /// Mean utility for the seat to move at the root.
     pub value: f64,
@@ -208,8 +222,11 @@ pub struct SearchResult<M> {
     pub root: Vec<MoveStats<M>>,
     /// Most visited moves from the root down (of the first tree when several).
     pub pv: Vec<M>,
+    /// Iterations run, summed over the threads (0 for a forced move, which is not searched).
     pub iterations: u64,
+    /// Wall-clock seconds the search took.
     pub seconds: f64,
+    /// Nodes in all the trees together.
     pub nodes: usize,
 }
 
@@ -255,6 +272,7 @@ pub const MAX_TIME_LIMIT: f64 = 86_400.0;
 pub const MAX_THREADS: usize = 256;
 /// Bounds of `max_nodes`: room for every root move, and node ids in 31 bits.
 pub const MIN_NODES: usize = 1024;
+/// Largest `max_nodes`: node ids fit in 31 bits.
 pub const MAX_NODES: usize = 1 << 31;
 
 /// Check a configuration before searching.
@@ -297,6 +315,22 @@ pub fn check(cfg: &Config) -> Result<(), String> {
 /// `threads == 1` and a fixed seed the result depends only on the position's
 /// public information, the config and the evaluator. A position with a single
 /// legal move returns it without searching.
+///
+/// ```
+/// use _core::eval::RolloutEval;
+/// use _core::search::{search, Config};
+/// use _core::{Game, Rules};
+///
+/// let game = Game::new(2, 7, None, Rules::default(), None).unwrap();
+/// let cfg = Config { iterations: Some(64), seed: 1, ..Config::default() };
+/// // Each iteration re-deals the covered castle tiles and values a leaf by a rollout.
+/// let result = search(game.state(), &cfg, &RolloutEval::default()).unwrap();
+/// let best = result.best.unwrap();
+/// assert!(game.state().legal_actions().contains(best));
+/// assert!(result.root.iter().any(|m| m.mv == best && m.visits > 0));
+/// // One thread and a fixed seed: the same search gives the same move.
+/// assert_eq!(search(game.state(), &cfg, &RolloutEval::default()).unwrap().best, Some(best));
+/// ```
 pub fn search<G: SearchGame, E: Evaluator<G>>(root: &G, cfg: &Config, eval: &E) -> Result<SearchResult<G::Move>, EvalError> {
     search_until(root, cfg, eval, None, None).map(|r| r.0)
 }

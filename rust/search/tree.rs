@@ -43,6 +43,7 @@ pub struct Tree<M> {
 }
 
 impl<M: Copy + Eq + std::fmt::Debug> Tree<M> {
+    /// An empty tree (its root alone) for a search by seat `observer`.
     pub fn new(observer: usize) -> Tree<M> {
         let root = Node {
             mv: None,
@@ -60,12 +61,15 @@ impl<M: Copy + Eq + std::fmt::Debug> Tree<M> {
         Tree { nodes: vec![root], observer, legal_stamp: Vec::new(), child_stamp: Vec::new(), stamp: 0 }
     }
 
+    /// Nodes in the tree, the root included.
     pub fn len(&self) -> usize {
         self.nodes.len()
     }
+    /// Whether the tree has no node: never, since it keeps its root.
     pub fn is_empty(&self) -> bool {
         self.nodes.is_empty()
     }
+    /// The seat this tree searches for: the seat to move at its root.
     pub fn observer(&self) -> usize {
         self.observer
     }
@@ -279,21 +283,18 @@ impl<M: Copy + Eq + std::fmt::Debug> Tree<M> {
         if node.expanded || self.nodes.len() + moves.len() > cfg.max_nodes {
             return;
         }
-                let total: f64 = moves.iter().map(|&m| priors[G::move_index(m)].max(0.0) as f64).sum();
+        let total: f64 = moves.iter().map(|&m| priors[G::move_index(m)].max(0.0) as f64).sum();
         let uniform = 1.0 / moves.len().max(1) as f64;
-        let mut noise = [0f64; crate::action::MAX_LEGAL];
-        let noisy = leaf == 0 && cfg.noise.is_some() && moves.len() <= noise.len();
-        if noisy {
-            let (alpha, _) = cfg.noise.unwrap_or_default();
-            let mut sum = 0.0;
-            for x in noise.iter_mut().take(moves.len()) {
-                *x = gamma(alpha, rng);
-                sum += *x;
+        // Dirichlet noise on the root's priors (self-play): allocated once per search.
+        let noise: Vec<f64> = match cfg.noise {
+            Some((alpha, _)) if leaf == 0 => {
+                let draws: Vec<f64> = moves.iter().map(|_| gamma(alpha, rng)).collect();
+                let sum: f64 = draws.iter().sum();
+                draws.iter().map(|x| if sum > 0.0 { x / sum } else { uniform }).collect()
             }
-            for x in noise.iter_mut().take(moves.len()) {
-                *x = if sum > 0.0 { *x / sum } else { uniform };
-            }
-        }
+            _ => Vec::new(),
+        };
+        let noisy = !noise.is_empty();
         for (k, &m) in moves.iter().enumerate() {
             let mut p = if total > 0.0 && total.is_finite() { priors[G::move_index(m)].max(0.0) as f64 / total } else { uniform };
             if noisy {
@@ -304,6 +305,7 @@ impl<M: Copy + Eq + std::fmt::Debug> Tree<M> {
         }
         self.nodes[leaf as usize].expanded = true;
     }
+
     /// Selection: walk down over the children legal in this determinization
     /// and return the leaf to evaluate, `g` being its position. Without
     /// priors (UCT), one untried move is added as a new leaf, subject to

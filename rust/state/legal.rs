@@ -10,6 +10,7 @@ use crate::grid::{count16, Grid, Ranked16, RankedGrid};
 use crate::tile::{Tile, TileType};
 
 impl State {
+    /// The legal decisions of the seat to move, sorted by id; empty once the game is over.
     pub fn legal_actions(&self) -> ActionList {
         let mut out = ActionList::default();
         self.legal_actions_into(&mut out);

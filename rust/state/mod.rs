@@ -17,9 +17,12 @@ use crate::realm::{ConsolidatedSet, Realm};
 use crate::action::{Action, ActionKind};
 use crate::tile::{Tile, TileType};
 
+/// Players a game may have: 1 (solo, the Dragon of Ingenuity in seat 1) to 4; seats are kept in
+/// arrays of this size.
 pub const MAX_PLAYERS: usize = 4;
 /// R-POOL-1
 pub const SHRINES: u8 = 40;
+/// Countdown tokens in the game: N on the track, 7 − N on the stack (R-SETUP-2).
 pub const COUNTDOWN_TOKENS: u8 = 7;
 /// Sets one turn can Consolidate. Each set turns at least 3 face-up tiles face
 /// down (4, or 3 for Cunning), and no tile turns face up again: a turn starts
@@ -53,6 +56,7 @@ pub enum Phase {
     Place,
     /// Build Shrines on the sets just Consolidated, or `Done` (R-SHRINE-1).
     Shrine,
+    /// The game has ended (R-END-1): no decision is left.
     GameOver,
     /// After the placements, before Consolidation: Spirits, or `Done`.
     Spirits,
@@ -77,6 +81,8 @@ pub enum Phase {
 }
 
 impl Phase {
+    /// Every phase in declaration order: the compact observation's phase index (the tensor's one-hot
+    /// covers the first 14).
     pub const ALL: [Phase; 15] = [
         Phase::Action,
         Phase::Complete,
@@ -94,6 +100,7 @@ impl Phase {
         Phase::Cunning,
         Phase::EndTurn,
     ];
+    /// The phase's upper-case name (`ACTION`, `END_TURN`, …), as in `docs/cards.md`.
     pub const fn name(self) -> &'static str {
         match self {
             Phase::Action => "ACTION",
@@ -165,19 +172,28 @@ impl Phase {
     pub const fn index(self) -> usize {
         self as usize
     }
+    /// The phase of an upper-case name as [`Phase::name`] writes it; `None` for any other text.
     pub fn parse(name: &str) -> Option<Phase> {
         Phase::ALL.into_iter().find(|p| p.name() == name)
     }
 }
 
+/// What one seat holds: its Realm, its Shrine Pool, its VP tokens and its Countdown tokens.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Player {
+    /// The seat's Realm (empty for the solo Dragon of Ingenuity).
     pub realm: Realm,
+    /// Shrines in the seat's own Shrine Pool, ready to build (1 at the start, R-SETUP-1).
     pub shrine_pool: u8,
+    /// VP tokens: Consolidated sets and Discards (Shrines and Countdown tokens score apart).
     pub vp: u16,
+    /// Countdown tokens taken by Summoning, 2 VP each (R-END-2).
     pub countdown: u8,
 }
 
+/// The whole position: the castle, every seat's Realm and pools, the turn's progress and the
+/// Spirits' memory. A small `Copy` value that the search duplicates freely;
+/// [`crate::Game`] adds the history.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct State {
     pub(crate) castle: Castle,
@@ -324,6 +340,7 @@ impl State {
     pub fn seats(&self) -> usize {
         self.n as usize
     }
+    /// Whether this is a solo game against the Dragon of Ingenuity (R-SOLO-1).
     pub fn is_solo(&self) -> bool {
         self.solo
     }
@@ -334,6 +351,7 @@ impl State {
     pub fn last_pick_of(&self, seat: usize) -> Option<TileType> {
         self.last_pick[seat]
     }
+    /// The seat to move (always 0 in solo: the Dragon of Ingenuity plays inside `apply`).
     pub fn current_player(&self) -> usize {
         self.current as usize
     }
@@ -346,24 +364,31 @@ impl State {
             0
         }
     }
+    /// Which decision is pending.
     pub fn phase(&self) -> Phase {
         self.phase
     }
+    /// Whether the game has ended (phase `GAME_OVER`).
     pub fn is_over(&self) -> bool {
         self.phase == Phase::GameOver
     }
+    /// The castle as it stands.
     pub fn castle(&self) -> &Castle {
         &self.castle
     }
+    /// The Realm, pools and tokens of `seat`.
     pub fn player(&self, seat: usize) -> &Player {
         &self.players[seat]
     }
+    /// The rule options of this game.
     pub fn rules(&self) -> Rules {
         self.rules
     }
+    /// Shrines left in the general pool (40 − N at the start), where Tile and Shrine takes one.
     pub fn general_shrines(&self) -> u8 {
         self.general_shrines
     }
+    /// Countdown tokens taken so far, by every seat (R-ACT-5).
     pub fn tokens_taken(&self) -> u8 {
         self.tokens_taken
     }
@@ -371,12 +396,16 @@ impl State {
     pub fn countdown_left(&self) -> u8 {
         COUNTDOWN_TOKENS - self.tokens_taken
     }
+    /// Whether the last token of the Countdown track has been taken: the game ends when the round
+    /// does (R-END-1).
     pub fn end_triggered(&self) -> bool {
         self.end_triggered
     }
+    /// Turns completed so far.
     pub fn turn(&self) -> u16 {
         self.turn
     }
+    /// Tiles out of the game: Discarded, paid for a Spirit, or destroyed.
     pub fn discarded(&self) -> u8 {
         self.discarded
     }

@@ -15,9 +15,13 @@ use crate::tile::Tile;
 
 /// Planes of the observation tensor, each `12 × 12` (`docs/observation.md`).
 pub mod planes {
+    /// Plane 0: the castle space exists in the layout.
     pub const CASTLE_SPACE: usize = 0;
+    /// Plane 1: stack height / 9.
     pub const CASTLE_HEIGHT: usize = 1;
+    /// Plane 2: the top tile is Available (R-AVAIL-1).
     pub const CASTLE_AVAILABLE: usize = 2;
+    /// Plane 3: the stack is on the top floor.
     pub const CASTLE_TOP_FLOOR: usize = 3;
     /// 29 planes: the symbol of each visible top tile.
     pub const CASTLE_TOP: usize = 4;
@@ -25,9 +29,11 @@ pub mod planes {
     /// north-west 4 × 4 corner: height, 29 face-up symbols, face-down top, Shrine,
     /// Shrine may be built now.
     pub const REALMS: usize = CASTLE_TOP + 29; // 33
+    /// Planes per relative seat's Realm.
     pub const REALM_PLANES: usize = 33;
     /// Per relative seat, constant planes: seat in game, VP, Shrine Pool, Countdown tokens.
     pub const SEATS: usize = REALMS + 4 * REALM_PLANES; // 165
+    /// Constant planes per relative seat.
     pub const SEAT_PLANES: usize = 4;
     /// Constant planes: general Shrines, Countdown left, end triggered, phase one-hot (5).
     pub const GLOBAL: usize = SEATS + 4 * SEAT_PLANES; // 181
@@ -41,7 +47,9 @@ pub mod planes {
     pub const PHASE: usize = COUNT_V1; // 247
     /// Constant: Spirit card k in play; used this turn; Dragon card k in play.
     pub const SPIRITS_IN_PLAY: usize = PHASE + 14; // 261
+    /// 10 planes: Spirit card k used this turn.
     pub const SPIRITS_USED: usize = SPIRITS_IN_PLAY + 10; // 271
+    /// 10 planes: Dragon card k in play.
     pub const DRAGONS_IN_PLAY: usize = SPIRITS_USED + 10; // 281
     /// Constant turn flags: Elegance active, Elegance pick pending, Deception
     /// pending, Deep pending, Faith's extra Shrine, Wind's flip done, Strength's moves / 2.
@@ -62,13 +70,16 @@ pub mod planes {
     /// Constant: a Spirit came between the two placements (R-PLACE-3 no
     /// longer orders identical tiles).
     pub const BETWEEN: usize = END_TURN + 1; // 303
+    /// Planes of the version-3 tensor: 304.
     pub const COUNT: usize = BETWEEN + 1; // 304
 }
 
 /// The tensor's layout version: a new plane never silently shifts a trained
 /// model's input (`docs/observation.md`).
 pub const OBSERVATION_VERSION: u32 = 3;
+/// Shape of the observation tensor (version 3): `[304, 12, 12]`, planes over the castle grid.
 pub const OBSERVATION_SHAPE: [usize; 3] = [planes::COUNT, MAX_ROWS, MAX_COLS];
+/// Floats in the observation tensor: 304 planes of 144.
 pub const OBSERVATION_SIZE: usize = planes::COUNT * SPACES;
 
 /// The shape of the tensor of layout `version` (1, 2 or 3): each version
@@ -90,14 +101,19 @@ pub mod compact {
     /// 144 each, by castle space: in the layout, height, Available, on the
     /// top floor, top tile's symbol + 1 (0: none).
     pub const CASTLE_SPACE: usize = 0;
+    /// Stack height, 0 to 9.
     pub const CASTLE_HEIGHT: usize = 144;
+    /// The top tile is Available (R-AVAIL-1).
     pub const CASTLE_AVAILABLE: usize = 288;
+    /// The stack is on the top floor.
     pub const CASTLE_TOP_FLOOR: usize = 432;
+    /// The top tile's symbol index + 1, 0 for none.
     pub const CASTLE_TOP: usize = 576;
     /// Per relative seat (observer first), 80: by Realm cell, height (at
     /// most 8, as the plane), face-up symbol + 1, face-down top, Shrine,
     /// Shrine may be built now; 16 each.
     pub const REALMS: usize = 720;
+    /// Bytes per relative seat's Realm: 5 fields of 16 cells.
     pub const REALM_SIZE: usize = 80;
     /// Per relative seat, 4: in the game, VP (at most 255), Shrine Pool, Countdown tokens.
     pub const SEATS: usize = REALMS + 4 * REALM_SIZE; // 1040
@@ -105,23 +121,30 @@ pub mod compact {
     pub const GLOBAL: usize = SEATS + 16; // 1056
     /// 29 each: tiles in hand, covered tiles, by symbol.
     pub const HELD: usize = GLOBAL + 4; // 1060
+    /// 29: covered castle tiles, by symbol.
     pub const HIDDEN: usize = HELD + 29; // 1089
     /// 10 each: Spirit in play, Spirit used this turn, Dragon in play.
     pub const SPIRITS_IN_PLAY: usize = HIDDEN + 29; // 1118
+    /// 10: Spirit card used this turn.
     pub const SPIRITS_USED: usize = SPIRITS_IN_PLAY + 10; // 1128
+    /// 10: Dragon card in play.
     pub const DRAGONS_IN_PLAY: usize = SPIRITS_USED + 10; // 1138
     /// The 7 turn flags of the planes, as counts (Strength's moves 0..2).
     pub const TURN_FLAGS: usize = DRAGONS_IN_PLAY + 10; // 1148
     /// First pick's space + 1 (phase COMPLETE; else 0), lifted cell + 1.
     pub const FIRST_PICK: usize = TURN_FLAGS + 7; // 1155
+    /// The lifted cell (Wind, Strength) or Strength's last destination, + 1; else 0.
     pub const LIFTED: usize = FIRST_PICK + 1; // 1156
     /// 16 each, by the mover's Realm cell: this turn's sets, Change's group.
     pub const TURN_SETS: usize = LIFTED + 1; // 1157
+    /// 16: Change's group waiting for Cunning.
     pub const CUNNING_GROUP: usize = TURN_SETS + 16; // 1173
     /// A Spirit came between the two placements (version 3).
     pub const BETWEEN: usize = CUNNING_GROUP + 16; // 1189
+    /// Bytes of the compact observation: 1,190.
     pub const SIZE: usize = BETWEEN + 1; // 1190
 }
+/// Bytes of the compact observation (`compact::SIZE`, 1,190).
 pub const COMPACT_OBSERVATION_SIZE: usize = compact::SIZE;
 
 impl State {

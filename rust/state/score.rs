@@ -13,17 +13,22 @@ pub const SOLO_RETURN_SCALE: f64 = 100.0;
 /// One player's score by source.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Breakdown {
+    /// VP tokens: Consolidated sets and Discards.
     pub vp: u32,
+    /// Shrine points: 1, 2 or 3 per Shrine by its stack's height (R-SHRINE-2).
     pub shrines: u32,
+    /// 2 per Countdown token (R-END-2).
     pub countdown: u32,
     /// Points of each Dragon card (0 for cards not in play).
     pub dragons: [u32; DRAGON_CARDS],
     /// The solo variant's −15 (R-SOLO-1), else 0.
     pub variant: i32,
+    /// The score, the sum of the above (R-END-2); it may be negative in the solo variant.
     pub total: i32,
 }
 
 impl State {
+    /// The score of `seat` by source, current or final.
     pub fn breakdown(&self, seat: usize) -> Breakdown {
         let p = &self.players[seat];
         let vp = p.vp as u32;
@@ -67,6 +72,7 @@ impl State {
         (0..n).filter(|&s| self.rank_key(s) == best).fold(0, |m, s| m | 1 << s)
     }
 
+    /// The winning seats in seat order after the tie breaks (R-END-3); several on a shared victory.
     pub fn winners(&self) -> Vec<usize> {
         let m = self.winners_mask();
         (0..self.players()).filter(|s| m & (1 << s) != 0).collect()

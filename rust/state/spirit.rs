@@ -18,13 +18,17 @@ use crate::tile::{Tile, TileType};
 /// How the second tile of a Pair is chosen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Second {
+    /// The base game's Pair: a tile identical to the first.
     #[default]
     Identical,
+    /// Deception: a tile that touched the first (a neighbour on its floor, or the tile under it).
     Deception,
+    /// Deep: a tile of the first tile's type.
     Deep,
 }
 
 impl Second {
+    /// The name the observation's `second_pick` shows (`IDENTICAL`, `DECEPTION`, `DEEP`).
     pub const fn name(self) -> &'static str {
         match self {
             Second::Identical => "IDENTICAL",
@@ -40,8 +44,11 @@ pub enum Resume {
     /// After the Consolidation step: `END_TURN` while an activation is legal.
     #[default]
     End,
+    /// Back to `ACTION`: the Spirit came before the first pick.
     Action,
+    /// Back to `COMPLETE`: the Spirit came between the two picks.
     Complete,
+    /// Back to `PLACE`: the Spirit came before or between the placements.
     Place,
     /// Back to `SPIRITS` while an activation is legal, else as `End`.
     Spirits,
@@ -52,12 +59,16 @@ pub enum Resume {
 pub struct TurnCards {
     /// Spirits activated this turn (mask over card indices).
     pub used: u16,
+    /// Elegance is active: for the rest of the turn a pick may take a tile with a free short side
+    /// (R-AVAIL-3).
     pub elegance: bool,
     /// The next pick must use Elegance.
     pub must_elegance: bool,
+    /// How the second tile of the Pair is chosen (Deception and Deep change it).
     pub second: Second,
     /// Castle space and floor of the first pick (Deception).
     pub first_space: u8,
+    /// The first pick's floor: its stack's height before it left.
     pub first_floor: u8,
     /// Faith's extra Shrine, not yet built.
     pub faith_extra: u8,
@@ -68,8 +79,11 @@ pub struct TurnCards {
     /// A Spirit was activated between the two placements (R-PLACE-3 no
     /// longer orders identical tiles).
     pub apart: bool,
+    /// Wind has flipped a tile in this effect (only a Shrine move may follow).
     pub wind_flipped: bool,
+    /// Strength's moves made in this effect (0 to 2).
     pub moves: u8,
+    /// Strength's last destination cell, while `moves > 0`: that tile may not move again.
     pub last_to: u8,
     /// Cells Strength put a face-up tile on during this effect.
     pub moved: u16,
@@ -79,6 +93,7 @@ pub struct TurnCards {
     pub set_card: u8,
     /// Change's group of 3 waiting for Cunning, and its type.
     pub pending: u16,
+    /// The type Change gives that group ([`TileType`] index).
     pub pending_type: u8,
 }
 
