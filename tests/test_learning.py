@@ -342,6 +342,19 @@ def test_a_three_player_ladder_counts_every_pair_of_seats():
     assert sum(map(sum, result.wins)) == 4 * 3  # three pairs of seats per game
 
 
+def test_a_ladder_may_sample_some_groups_less_on_the_same_seeds():
+    full = dc.ladder(["random", "greedy", "dragon"], 6, seed=2, threads=1)
+    sampled = dc.ladder(["random", "greedy", "dragon"], 6, seed=2, threads=1, games_for={("greedy", "dragon"): 2})
+    assert [len(r.games) for r in sampled.runs] == [6, 6, 2]
+    # The sampled group's games are the first games of the full one.
+    assert sampled.runs[2].untimed_games() == full.runs[2].untimed_games()[:2]
+    assert sampled.runs[0].untimed_games() == full.runs[0].untimed_games()
+    with pytest.raises(ValueError):
+        dc.ladder(["random", "greedy"], 4, games_for={("random", "dragon"): 2})
+    with pytest.raises(ValueError):
+        dc.ladder(["random", "greedy"], 4, games_for={("random", "greedy"): 5})
+
+
 def test_ladder_refuses_bad_input():
     with pytest.raises(ValueError):
         dc.ladder(["random", "random"], 2)

@@ -152,14 +152,18 @@ class LadderResult:
 
 def ladder(agents: Sequence[str], games_per_pair: int, players: int = 2, seed: int = 0, threads: int | None = None,
            *, solo_games: int = 0, spirits: Any = None, dragons: Any = None,
+           games_for: dict[tuple[str, ...], int] | None = None,
            progress: Callable[[str], Any] | None = None) -> LadderResult:
     """Rate built-in agents (specs, as for :func:`~dragoncastle.arena`) against each other.
 
     Every group of ``players`` distinct agents plays ``games_per_pair`` games;
     group ``g`` (in ``itertools.combinations`` order) uses seeds from
     ``seed + g * games_per_pair``, so every group meets different deals and
-    the ladder is reproducible. With ``solo_games``, each agent also plays
-    that many solo games (seeds from ``seed``) and the table shows its mean.
+    the ladder is reproducible. ``games_for`` plays fewer games in some groups
+    (a tuple of their agents, in ladder order, to a count at most
+    ``games_per_pair``), on the same seeds: the costliest pairs can be
+    sampled less. With ``solo_games``, each agent also plays that many solo
+    games (seeds from ``seed``) and the table shows its mean.
     ``progress(message)`` is called as groups finish.
 
     >>> r = ladder(["random", "greedy"], 10, seed=1, threads=1)
@@ -176,10 +180,18 @@ def ladder(agents: Sequence[str], games_per_pair: int, players: int = 2, seed: i
     if isinstance(games_per_pair, bool) or not isinstance(games_per_pair, int) or games_per_pair < 1:
         raise ValueError(f"games_per_pair must be a whole number >= 1; got {games_per_pair!r}")
     n = len(agents)
+    games_for = dict(games_for or {})
+    for key, count in games_for.items():
+        if len(key) != players or any(a not in agents for a in key):
+            raise ValueError(f"games_for: {key!r} is not a group of {players} agents of the ladder")
+        if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= games_per_pair:
+            raise ValueError(f"games_for: the count for {key!r} must be 1 to games_per_pair; got {count!r}")
     wins = [[0.0] * n for _ in range(n)]
     runs = []
     for g, group in enumerate(itertools.combinations(range(n), players)):
-        run = arena([agents[i] for i in group], games_per_pair, seed=seed + g * games_per_pair, threads=threads,
+        names = tuple(agents[i] for i in group)
+        count = games_for.get(names, games_per_pair)
+        run = arena(list(names), count, seed=seed + g * games_per_pair, threads=threads,
                     spirits=spirits, dragons=dragons)
         runs.append(run)
         for game in run.games:
