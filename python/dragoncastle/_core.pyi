@@ -646,6 +646,7 @@ class MCTS:
         max_nodes: Optional[int] = None,  # 4000000
         widening: Optional[float] = ...,  # 1.0
         model: Optional[str] = None,
+        priors: bool = True,
         evaluator: Optional[Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]] = None,
         batch_size: Optional[int] = None,
         rollout_weight: float = 0.0,
