@@ -149,7 +149,9 @@ class MCTSAgent:
     train`` (or ``"builtin"``, the network shipped in the package): the
     network is evaluated in Rust inside the search, no Python per leaf; a
     file made for another observation version or action space raises
-    ``ValueError``. ``evaluator`` is a callable
+    ``ValueError``; ``priors=False`` keeps the rollout search's selection
+    (UCB1, heuristic widening) and uses the network's values only, mixed with
+    rollouts at ``rollout_weight``. ``evaluator`` is a callable
     ``evaluator(observations, masks) -> (priors, values)`` (a network of
     yours). The search then selects by PUCT with its priors and values its
     leaves with it, ``batch_size`` leaves per call (default 16) with the GIL
