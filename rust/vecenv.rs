@@ -133,7 +133,9 @@ impl VecEnv {
         if opponent.is_some() != learner.is_some() {
             return Err(Error::Setup("an opponent needs a learner seat, and a learner seat an opponent".into()));
         }
-        let threads = threads.clamp(1, 64);
+        if !(1..=crate::search::MAX_THREADS).contains(&threads) {
+            return Err(Error::Setup(format!("threads must be 1 to {}; got {threads}", crate::search::MAX_THREADS)));
+        }
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()

@@ -61,8 +61,9 @@ impl PyVecEnv {
         if !(1..=4).contains(&players) {
             return Err(PyValueError::new_err(format!("players must be 1 (solo) to 4; got {players}")));
         }
-        if !(1..=64).contains(&threads) {
-            return Err(PyValueError::new_err(format!("threads must be 1 to 64; got {threads}")));
+        // Checked before the arrays are allocated; the bound is the one every batch API uses.
+        if !(1..=crate::search::MAX_THREADS).contains(&threads) {
+            return Err(PyValueError::new_err(format!("threads must be 1 to {}; got {threads}", crate::search::MAX_THREADS)));
         }
         if !(1..=1 << 20).contains(&n) {
             return Err(PyValueError::new_err(format!("n must be 1 to 2**20 games; got {n}")));
