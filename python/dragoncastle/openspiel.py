@@ -88,7 +88,7 @@ from typing import Any, Callable, Optional
 import numpy as np
 import pyspiel
 
-from ._core import NUM_ACTIONS, OBSERVATION_VERSION, Action, Game, observation_shape
+from ._core import DRAGONS, NUM_ACTIONS, OBSERVATION_VERSION, SPIRITS, Action, Game, observation_shape
 
 __all__ = [
     "SHORT_NAME",
@@ -193,7 +193,7 @@ class DragonCastleGame(pyspiel.Game):
             raise ValueError(f"unknown parameter(s) {sorted(unknown)}; known: {', '.join(_DEFAULT_PARAMS)}")
         players, seed = params["players"], params["seed"]
         self._cards = {kind: _cards(kind, params[kind], params[kind[:-1] + "_names"], table)
-                       for kind, table in (("spirits", dc_spirits()), ("dragons", dc_dragons()))}
+                       for kind, table in (("spirits", list(SPIRITS)), ("dragons", list(DRAGONS)))}
         if isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= 4:
             raise ValueError(f"players must be 1 to 4, not {players!r}")
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < -1:
@@ -348,18 +348,6 @@ class DragonCastleObserver:
             history = [] if game is None else [a.id for a in game.history]
             return _json({"history": history, "observation": observation})
         return _json(observation)
-
-
-def dc_spirits() -> list[str]:
-    from . import _core
-
-    return list(_core.SPIRITS)
-
-
-def dc_dragons() -> list[str]:
-    from . import _core
-
-    return list(_core.DRAGONS)
 
 
 def _cards(kind: str, count: Any, names: Any, table: list[str]) -> Any:
