@@ -17,6 +17,7 @@ pub mod error;
 pub mod eval;
 pub mod game;
 pub mod grid;
+pub mod groups;
 pub mod layout;
 pub mod realm;
 pub mod render;

@@ -4,6 +4,7 @@
 //! the rules: face-down tiles never turn face up again and their symbols never
 //! count, so a cell is its height, its top tile if face up, and a Shrine flag.
 
+use crate::groups::GroupTable;
 use crate::tile::{Tile, TileType};
 
 /// Side of a Realm: 4 × 4 cells (R-REALM-1).
@@ -23,7 +24,7 @@ pub const fn neighbours(m: u16) -> u16 {
 
 /// The connected component of `within` that contains the lowest bit of `seed`.
 #[inline]
-pub fn flood(seed: u16, within: u16) -> u16 {
+pub const fn flood(seed: u16, within: u16) -> u16 {
     let mut grown = seed & within;
     loop {
         let next = (grown | neighbours(grown)) & within;
@@ -406,11 +407,11 @@ impl Realm {
         self.by_type.iter().fold(0, |m, &t| m | groups_of(t, 3..=3))
     }
 
-    /// Types (bit per [`TileType`] index) with a face-up group whose size is in `sizes`.
-    pub fn types_with_groups(&self, sizes: std::ops::RangeInclusive<u32>) -> u8 {
+    /// Types (bit per [`TileType`] index) with a face-up group of `table`'s sizes.
+    pub fn types_with_groups(&self, table: &GroupTable) -> u8 {
         let mut out = 0u8;
         for (k, &t) in self.by_type.iter().enumerate() {
-            if t.count_ones() >= *sizes.start() && groups_of(t, sizes.clone()) != 0 {
+            if table.has(t) {
                 out |= 1 << k;
             }
         }

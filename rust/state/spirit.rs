@@ -12,7 +12,8 @@ use super::{Phase, State, MAX_SETS};
 use crate::action::{Action, ActionKind, ActionList};
 use crate::cards::spirit::*;
 use crate::layout::{MAX_COLS, MAX_ROWS};
-use crate::realm::{flood, groups_of, neighbours, set_vp, with_another, ConsolidatedSet, Realm, CELLS};
+use crate::groups::{GroupTable, SETS, THREES};
+use crate::realm::{flood, neighbours, set_vp, with_another, ConsolidatedSet, Realm, CELLS};
 use crate::tile::{Tile, TileType};
 
 /// How the second tile of a Pair is chosen.
@@ -143,65 +144,24 @@ fn cells_of(mut m: u16) -> impl Iterator<Item = usize> {
     })
 }
 
-/// Which cells may pay (R-SPIRIT-1) so that a face-up group with size in
-/// `sizes` is left, the groups being those of each class of tiles (a type,
-/// or a Faction number for Beauty): `classes[k]` holds class `k`'s face-up
-/// tiles. Also whether such a group exists unpaid. Paying takes one tile
-/// out of its own class's group only, so each class's groups are found once
-/// and a group is split again only for the tiles of a group as big as the
-/// smallest size wanted. A cell in no class may pay iff a group exists.
-fn payers_keeping(classes: &[u16], sizes: std::ops::RangeInclusive<u32>) -> (u16, bool) {
-    let min = *sizes.start();
-    // Most Realms have no class as big as a group wanted: nothing to pay for.
-    if classes.iter().all(|m| m.count_ones() < min) {
-        return (0, false);
+/// Which cells may pay (R-SPIRIT-1) so that a face-up group of `table`'s
+/// sizes is left, the groups being those of each class of tiles (a type, or
+/// a Faction number for Beauty): `classes[k]` holds class `k`'s face-up
+/// tiles. Also whether such a group exists unpaid. Paying takes one tile out
+/// of its own class only: a class keeps its answer when another class has a
+/// group, and otherwise it is the table's. A cell in no class may pay iff a
+/// group exists.
+fn payers_keeping(classes: &[u16], table: &GroupTable) -> (u16, bool) {
+    let (mut with, mut members) = (0u32, 0u16);
+    for &m in classes {
+        with += u32::from(table.has(m));
+        members |= m;
     }
-    let mut found = [0u8; TileType::COUNT]; // groups of a size wanted, per class
-    let mut bigger = false; // a group too big, which a payment may split
-    for (k, &m) in classes.iter().enumerate() {
-        if m.count_ones() < min {
-            continue;
-        }
-        let mut left = m;
-        while left != 0 {
-            let g = flood(left & left.wrapping_neg(), left);
-            left &= !g;
-            let size = g.count_ones();
-            found[k] += u8::from(sizes.contains(&size));
-            bigger |= size > *sizes.end();
-        }
+    let mut cells = if with > 0 { !members } else { 0 };
+    for &m in classes {
+        cells |= if with > u32::from(table.has(m)) { m } else { table.keeping(m) };
     }
-    let classes_with = found.iter().filter(|&&f| f > 0).count();
-    // Without a group, only splitting a bigger one can leave one.
-    if classes_with == 0 && !bigger {
-        return (0, false);
-    }
-    let members = classes.iter().fold(0, |a, &m| a | m);
-    let mut cells = if classes_with > 0 { !members } else { 0 };
-    for (k, &m) in classes.iter().enumerate() {
-        if classes_with > usize::from(found[k] > 0) {
-            cells |= m; // another class keeps its group
-        } else if m.count_ones() >= min {
-            // Each group at least as big as wanted: does it keep one without
-            // the tile? A smaller group's tile leaves the others whole.
-            let mut left = m;
-            while left != 0 {
-                let g = flood(left & left.wrapping_neg(), left);
-                left &= !g;
-                if g.count_ones() < min {
-                    cells |= if found[k] > 0 { g } else { 0 };
-                    continue;
-                }
-                let rest = found[k] - u8::from(sizes.contains(&g.count_ones()));
-                for c in cells_of(g) {
-                    if rest > 0 || groups_of(g & !(1 << c), sizes.clone()) != 0 {
-                        cells |= 1 << c;
-                    }
-                }
-            }
-        }
-    }
-    (cells, classes_with > 0)
+    (cells, with > 0)
 }
 
 impl State {
@@ -276,10 +236,7 @@ impl State {
         let realm = &p.realm;
         match card {
             BEAUTY if p.shrine_pool > 0 => {
-                realm.faction_up().count_ones() >= 4 && {
-                    let nums = realm.by_number();
-                    nums[1..].iter().any(|&m| m.count_ones() >= 4 && groups_of(m, 4..=16) != 0)
-                }
+                realm.faction_up().count_ones() >= 4 && realm.by_number()[1..].iter().any(|&m| SETS.has(m))
             }
             _ => self.payments(card, phase) != (0, false),
         }
@@ -364,11 +321,11 @@ impl State {
                     return (0, false);
                 }
                 let nums = realm.by_number();
-                let (cells, any) = payers_keeping(&nums[1..], 4..=16);
+                let (cells, any) = payers_keeping(&nums[1..], &SETS);
                 (cells & up, pool > 0 && any)
             }
             CUNNING => {
-                let (cells, any) = payers_keeping(&realm.by_type(), 3..=3);
+                let (cells, any) = payers_keeping(&realm.by_type(), &THREES);
                 (cells & up, pool > 0 && any)
             }
             FAITH => {
@@ -381,7 +338,7 @@ impl State {
                 let (free, hand) = (realm.placeable().count_ones(), self.tiles_to_place(phase));
                 let (by_tile, by_shrine) = (unbuilt && free + 1 > hand, unbuilt && free > hand);
                 let (cells, waiting) =
-                    if by_tile || self.settled(phase) { (0, false) } else { payers_keeping(&realm.by_type(), 4..=16) };
+                    if by_tile || self.settled(phase) { (0, false) } else { payers_keeping(&realm.by_type(), &SETS) };
                 (if by_tile { up } else { cells & up }, pool >= 2 && (by_shrine || waiting))
             }
             CHANGE if self.settled(phase) => self.change_payments_settled(realm, pool),
@@ -413,7 +370,7 @@ impl State {
     #[inline]
     fn settled(&self, phase: Phase) -> bool {
         (phase != Phase::Spirits && !self.between_placements())
-            || self.mover_realm().types_with_groups(4..=16) == 0
+            || self.mover_realm().types_with_groups(&SETS) == 0
     }
 
     /// Change's payments in a settled Realm (no face-up group of >= 4): a
@@ -451,7 +408,10 @@ impl State {
                 }
                 // A tile of the group shrinks it, or splits it (a group of
                 // exactly 4 then has 3: too few without Cunning).
-                if !cunning && g.count_ones() == 4 {
+                if !cunning {
+                    // Settled, every other group of `ty` is below 4: the
+                    // group of 4 left without a tile is the one with `s`.
+                    cells |= SETS.keeping(g) & up & !(1 << s);
                     continue;
                 }
                 for c in cells_of(g & up & !(cells | 1 << s)) {
@@ -532,11 +492,11 @@ impl State {
     /// Whether Deep has a pick: a pickable tile of the first's type.
     fn has_deep_pick(&self) -> bool {
         let ty = self.held[0].tile_type();
-        let mut any = false;
-        for t in Tile::all().filter(|t| t.tile_type() == ty) {
+        (1..=ty.symbols()).filter_map(|k| Tile::new(ty, k)).any(|t| {
+            let mut any = false;
             self.castle.tops_of(t, |s| any |= self.pickable(s));
-        }
-        any
+            any
+        })
     }
 
     /// Deception's candidates in id order: the north, west, own (the revealed
@@ -583,7 +543,7 @@ impl State {
         let g = flood(1 << cell, of | 1 << cell);
         // It must complete the set: no group of that type it touches is a set
         // already ("only if, by doing so, you are able to Consolidate a set").
-        if groups_of(g & !(1 << cell), 4..=16) != 0 {
+        if SETS.has(g & !(1 << cell)) {
             return None;
         }
         match g.count_ones() {
@@ -857,7 +817,7 @@ mod tests {
         }
         let room = realm.placeable().count_ones() >= 2;
         let c = &s.castle;
-        let settled = |r: &Realm| r.types_with_groups(4..=16) == 0;
+        let settled = |r: &Realm| r.types_with_groups(&SETS) == 0;
         match card {
             BEAUTY => realm.beauty_groups() != 0,
             ELEGANCE if phase == Phase::Action => c.top_spaces().iter().any(|sp| s.elegance_only(sp)),

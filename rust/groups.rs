@@ -1,0 +1,101 @@
+//! Groups of every Realm mask, precomputed at compile time: whether a mask
+//! holds a group of some sizes, and which of its cells can leave it with
+//! such a group still there.
+//!
+//! Spirits are offered at every decision point of a turn (R-SPIRIT-2), and
+//! whether Beauty, Cunning, Faith or Change can apply after a payment is a
+//! question about groups of a Realm with one tile taken away (R-SPIRIT-1).
+//! A Realm is 16 cells, so each answer is one lookup in a table of 2^16
+//! masks instead of a flood fill per cell (`docs/design.md`).
+//!
+//! ```
+//! use _core::groups::{SETS, THREES};
+//! // A row of four: a set; without an end tile, a group of 3.
+//! let row = 0b1111;
+//! assert!(SETS.has(row) && !THREES.has(row));
+//! assert_eq!(SETS.keeping(row), 0);
+//! assert_eq!(THREES.keeping(row), 0b1001);
+//! ```
+
+use crate::realm::flood;
+
+const MASKS: usize = 1 << 16;
+
+/// For every mask of Realm cells: whether it holds a connected group with a
+/// size in one range, and the cells whose removal leaves one.
+pub struct GroupTable {
+    has: [u64; MASKS / 64],
+    keeping: [u16; MASKS],
+}
+
+/// Groups of 4 or more: sets (R-CONS-1), and Beauty's groups of one number.
+// Two million steps of the compiler's interpreter, about a second of build time:
+// tables computed once, with the Realm's own `flood`, need no build script.
+#[allow(long_running_const_eval)]
+pub static SETS: GroupTable = GroupTable::build(4, 16);
+/// Groups of exactly 3: Cunning's.
+#[allow(long_running_const_eval)]
+pub static THREES: GroupTable = GroupTable::build(3, 3);
+
+impl GroupTable {
+    /// Whether `m` holds a connected group whose size is in the table's range.
+    #[inline]
+    pub fn has(&self, m: u16) -> bool {
+        self.has[m as usize >> 6] >> (m & 63) & 1 != 0
+    }
+
+    /// The cells `c` of `m` such that `m` without `c` holds such a group.
+    #[inline]
+    pub fn keeping(&self, m: u16) -> u16 {
+        self.keeping[m as usize]
+    }
+
+    const fn build(min: u32, max: u32) -> GroupTable {
+        let mut has = [0u64; MASKS / 64];
+        // A mask's lowest group and the rest: the rest is a smaller mask, already known.
+        let mut m = 1usize;
+        while m < MASKS {
+            let low = m & m.wrapping_neg();
+            let group = flood(low as u16, m as u16) as usize;
+            let size = group.count_ones();
+            let rest = m & !group;
+            if (size >= min && size <= max) || has[rest >> 6] >> (rest & 63) & 1 != 0 {
+                has[m >> 6] |= 1 << (m & 63);
+            }
+            m += 1;
+        }
+        let mut keeping = [0u16; MASKS];
+        let mut m = 1usize;
+        while m < MASKS {
+            let mut left = m;
+            while left != 0 {
+                let c = left.trailing_zeros();
+                left &= left - 1;
+                let without = m & !(1 << c);
+                if has[without >> 6] >> (without & 63) & 1 != 0 {
+                    keeping[m] |= 1 << c;
+                }
+            }
+            m += 1;
+        }
+        GroupTable { has, keeping }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::realm::groups_of;
+
+    #[test]
+    fn tables_follow_the_flood_fill() {
+        // Every mask would take seconds in a debug build; a stride covers all shapes of rows and columns.
+        for m in (0..=u16::MAX).step_by(7) {
+            for (table, sizes) in [(&SETS, 4..=16), (&THREES, 3..=3)] {
+                assert_eq!(table.has(m), groups_of(m, sizes.clone()) != 0, "{m:016b}");
+                let keeping = (0..16).filter(|c| m >> c & 1 != 0 && groups_of(m & !(1 << c), sizes.clone()) != 0).fold(0, |k, c| k | 1 << c);
+                assert_eq!(table.keeping(m), keeping, "{m:016b}");
+            }
+        }
+    }
+}
