@@ -54,9 +54,7 @@ impl Setup {
 
     /// Check everything a user can get wrong.
     pub fn validate(&self) -> Result<(), Error> {
-        if !(1..=MAX_PLAYERS).contains(&self.players) {
-            return Err(Error::Setup(format!("players must be 1 (solo) to 4; got {}", self.players)));
-        }
+        check_players(self.players as i64)?;
         if let Some(d) = &self.deal {
             check_deal(d)?;
         }
@@ -115,3 +113,13 @@ impl Setup {
         Setup { seed, ..self.clone() }
     }
 }
+/// `players` checked as a player count: 1 (solo, R-SOLO-1) to 4 (R-SETUP-1).
+/// The one check behind every API that takes a player count.
+pub fn check_players(players: i64) -> Result<usize, Error> {
+    if (1..=MAX_PLAYERS as i64).contains(&players) {
+        Ok(players as usize)
+    } else {
+        Err(Error::Setup(format!("players must be 1 (solo) to 4; got {players}")))
+    }
+}
+

@@ -69,7 +69,7 @@ fn invalid_action(input: Option<String>, reason: String) -> PyErr {
     action_error(true, reason.clone(), input, None, reason)
 }
 
-fn to_py_err(e: Error) -> PyErr {
+pub(crate) fn to_py_err(e: Error) -> PyErr {
     match e {
         Error::Illegal { ref action, phase, ref reason } => {
             action_error(false, e.to_string(), Some(action.clone()), Some(phase), reason.clone())
@@ -749,12 +749,7 @@ impl PyGame {
     }
 
     fn seat(&self, player: i64) -> PyResult<usize> {
-        let n = self.g.state().players() as i64;
-        if (0..n).contains(&player) {
-            Ok(player as usize)
-        } else {
-            Err(PyValueError::new_err(format!("player {player} is not a seat of this {n}-player game")))
-        }
+        self.g.state().check_seat(player).map_err(to_py_err)
     }
 }
 
@@ -774,9 +769,7 @@ impl PyGame {
     ) -> PyResult<Self> {
         // A bool is an int to Python, but True players or seed is a mistake.
         let is_bool = |v: &Bound<'_, PyAny>| v.is_instance_of::<pyo3::types::PyBool>();
-        if !(1..=4).contains(&players) {
-            return Err(PyValueError::new_err(format!("players must be 1 (solo) to 4; got {players}")));
-        }
+        crate::setup::check_players(players as i64).map_err(to_py_err)?;
         let seed = match seed {
             None => fresh_seed(),
             Some(s) if s.is_none() => fresh_seed(),
@@ -1193,9 +1186,7 @@ fn playouts<'py>(
 ) -> PyResult<Bound<'py, PyTuple>> {
     use crate::batch::{playouts as run, Outcome};
     let policy = crate::agents::spec::AgentSpec::parse(agent).map_err(setup_err)?;
-    if !(1..=4).contains(&players) {
-        return Err(PyValueError::new_err(format!("players must be 1 (solo) to 4; got {players}")));
-    }
+    crate::setup::check_players(players as i64).map_err(to_py_err)?;
     if threads.is_some_and(|t| !(1..=crate::search::MAX_THREADS).contains(&t)) {
         return Err(PyValueError::new_err(format!("threads must be 1 to {}", crate::search::MAX_THREADS)));
     }

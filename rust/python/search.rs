@@ -273,9 +273,7 @@ pub fn selfplay<'py>(
     dragons: Option<&Bound<'py, PyAny>>,
     rules: Option<PyRules>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    if !(1..=4).contains(&players) {
-        return Err(PyValueError::new_err(format!("players must be 1 to 4; got {players}")));
-    }
+    crate::setup::check_players(players as i64).map_err(crate::python::to_py_err)?;
     if threads == Some(0) {
         return Err(PyValueError::new_err("threads must be at least 1"));
     }

@@ -58,9 +58,7 @@ impl PyVecEnv {
         layout: Option<&Bound<'_, PyAny>>,
         rules: Option<PyRules>,
     ) -> PyResult<Self> {
-        if !(1..=4).contains(&players) {
-            return Err(PyValueError::new_err(format!("players must be 1 (solo) to 4; got {players}")));
-        }
+        crate::setup::check_players(players as i64).map_err(crate::python::to_py_err)?;
         // Checked before the arrays are allocated; the bound is the one every batch API uses.
         if !(1..=crate::search::MAX_THREADS).contains(&threads) {
             return Err(PyValueError::new_err(format!("threads must be 1 to {}; got {threads}", crate::search::MAX_THREADS)));

@@ -42,16 +42,16 @@ impl State {
                 if self.held_len == 0 {
                     // The first pick: Deception needs where it was; the solo
                     // Dragon follows its type (docs/cards.md).
-                    self.tc.first_space = s;
-                    self.tc.first_floor = self.castle.height(s as usize);
-                    self.tc.must_elegance = false;
+                    self.turn_cards.first_space = s;
+                    self.turn_cards.first_floor = self.castle.height(s as usize);
+                    self.turn_cards.must_elegance = false;
                 }
                 let t = self.castle.remove_top(s as usize);
                 if self.held_len == 0 {
                     self.turn_pick = Some(t.tile_type());
                 } else {
-                    self.tc.must_elegance = false;
-                    self.tc.second = super::spirit::Second::Identical;
+                    self.turn_cards.must_elegance = false;
+                    self.turn_cards.second = super::spirit::Second::Identical;
                 }
                 self.held[self.held_len as usize] = t;
                 self.held_len += 1;
@@ -95,7 +95,7 @@ impl State {
                 // The set's own allowance first, then Faith's extra Shrine.
                 match self.sets[..n].iter_mut().find(|s| s.cells & (1 << c) != 0 && s.allowance > 0) {
                     Some(set) => set.allowance -= 1,
-                    None => self.tc.faith_extra -= 1,
+                    None => self.turn_cards.faith_extra -= 1,
                 }
                 self.after_shrine();
             }

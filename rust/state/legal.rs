@@ -40,7 +40,7 @@ impl State {
         // Without Spirit cards no Spirit flag is ever set and no activation is listed.
         let plain = self.spirits == 0;
         // Elegance widens the picks and a pending pick is all there is: listed.
-        let closed = || !(self.tc.elegance || self.pick_pending());
+        let closed = || !(self.turn_cards.elegance || self.pick_pending());
         match self.phase {
             Phase::Action if plain => {
                 let (takes, summon) = self.first_pick_choices();
@@ -218,10 +218,10 @@ impl State {
         use super::spirit::Second;
         let c = &self.castle;
         let mut out = Grid::EMPTY;
-        match (self.phase, self.tc.second) {
-            (Phase::Action, _) if self.tc.must_elegance => return c.elegance_first_picks(),
+        match (self.phase, self.turn_cards.second) {
+            (Phase::Action, _) if self.turn_cards.must_elegance => return c.elegance_first_picks(),
             // The base game's case, the hottest of the core: a few shifts.
-            (Phase::Action, _) if !self.tc.elegance => return c.top_floor_available(),
+            (Phase::Action, _) if !self.turn_cards.elegance => return c.top_floor_available(),
             (Phase::Action, _) => return c.top_floor_available().union(&c.elegance_first_picks()),
             (Phase::Complete, Second::Deception) => self.deception_candidates().into_iter().flatten().for_each(|s| out.set(s)),
             (Phase::Complete, Second::Deep) => {
@@ -236,13 +236,13 @@ impl State {
             }
             (Phase::Complete, Second::Identical) if self.mover_free() >= 2 => {
                 let first = self.held[0];
-                if self.tc.must_elegance {
+                if self.turn_cards.must_elegance {
                     c.tops_of(first, |s| {
                         if self.elegance_only(s) {
                             out.set(s);
                         }
                     });
-                } else if !self.tc.elegance {
+                } else if !self.turn_cards.elegance {
                     // The copies `legal_pick` chooses among, in the same order.
                     let copies = c.available_copies(first);
                     for j in (0..Tile::COPIES).filter(|j| copies >> j & 1 != 0) {
@@ -268,7 +268,7 @@ impl State {
 
     /// R-ACT-5 now: the first pick's decision, no Elegance pick pending.
     fn summon_legal(&self) -> bool {
-        self.phase == Phase::Action && !self.tc.must_elegance && self.can_summon()
+        self.phase == Phase::Action && !self.turn_cards.must_elegance && self.can_summon()
     }
 
     /// The Action may be completed by Tile and Shrine or Discard now (no
@@ -287,8 +287,8 @@ impl State {
     pub(crate) fn done_legal(&self) -> bool {
         match self.phase {
             Phase::Shrine | Phase::Spirits | Phase::EndTurn => true,
-            Phase::Wind => self.tc.wind_flipped,
-            Phase::Strength => self.tc.moves > 0,
+            Phase::Wind => self.turn_cards.wind_flipped,
+            Phase::Strength => self.turn_cards.moves > 0,
             _ => false,
         }
     }
@@ -324,8 +324,8 @@ impl State {
         // turn (or the player never uses one), and none came.
         let same_move = self.held_len == 2
             && self.held[0] == self.held[1]
-            && !self.tc.apart
-            && (self.spirits & !self.tc.used & !crate::cards::spirit::PICKS == 0 || self.passive);
+            && !self.turn_cards.apart
+            && (self.spirits & !self.turn_cards.used & !crate::cards::spirit::PICKS == 0 || self.passive);
         if !same_move {
             free
         } else if self.placed == 0 {
@@ -347,14 +347,14 @@ impl State {
         }
         // R-PLACE-2: while collected tiles wait to be placed, a Shrine (which
         // takes a free cell) may not leave fewer free cells than tiles in hand.
-        if self.tc.resume == super::spirit::Resume::Place
+        if self.turn_cards.resume == super::spirit::Resume::Place
             && p.realm.placeable().count_ones() <= u32::from(self.held_len - self.placed)
         {
             return 0;
         }
         let mut cells = 0u16;
         for set in self.consolidated_sets() {
-            if set.allowance > 0 || self.tc.faith_extra > 0 {
+            if set.allowance > 0 || self.turn_cards.faith_extra > 0 {
                 cells |= set.cells;
             }
         }
@@ -402,7 +402,7 @@ impl State {
             };
             return if self.spirits & (1 << card) == 0 {
                 format!("the Spirit of {name} is not in play")
-            } else if self.tc.used & (1 << card) != 0 {
+            } else if self.turn_cards.used & (1 << card) != 0 {
                 format!("the Spirit of {name} was already activated this turn (R-SPIRIT-1)")
             } else {
                 format!(
@@ -423,7 +423,7 @@ impl State {
         if !fits {
             return format!("this phase expects {expected}");
         }
-        if self.tc.must_elegance || self.tc.second != super::spirit::Second::Identical {
+        if self.turn_cards.must_elegance || self.turn_cards.second != super::spirit::Second::Identical {
             return "a Spirit's pick is pending: the next pick must use it (docs/cards.md)".into();
         }
         match a {

@@ -198,7 +198,8 @@ pub struct Player {
 pub struct State {
     pub(crate) castle: Castle,
     pub(crate) players: [Player; MAX_PLAYERS],
-    pub(crate) n: u8,
+    /// Seats that take turns: the players, and in solo the Dragon of Ingenuity's too.
+    pub(crate) seats: u8,
     pub(crate) current: u8,
     pub(crate) phase: Phase,
     /// Tiles collected this turn, in the order taken (R-PLACE-3).
@@ -233,7 +234,8 @@ pub struct State {
     /// Spirit and Dragon cards in play, as masks over card indices.
     pub(crate) spirits: u16,
     pub(crate) dragons: u16,
-    pub(crate) tc: spirit::TurnCards,
+    /// What the Spirits did this turn (cleared when it ends).
+    pub(crate) turn_cards: spirit::TurnCards,
     /// No Spirit will be activated in this copy of the game (a rollout whose
     /// policy never activates one): no activation is offered, so the turn
     /// skips `SPIRITS` and `END_TURN`, where such a player would say `done`.
@@ -258,9 +260,7 @@ impl State {
         if spirits >> crate::cards::SPIRIT_CARDS != 0 || dragons >> crate::cards::DRAGON_CARDS != 0 {
             return Err(Error::Setup("card masks name cards that do not exist".into()));
         }
-        if !(1..=MAX_PLAYERS).contains(&players) {
-            return Err(Error::Setup(format!("players must be 1 (solo) to 4; got {players}")));
-        }
+        crate::setup::check_players(players as i64)?;
         check_deal(deal)?;
         Ok(State::checked(players, layout, deal, rules, spirits, dragons))
     }
@@ -284,7 +284,7 @@ impl State {
         State {
             castle: Castle::new(layout, deal),
             players: seats,
-            n: if solo { 2 } else { players as u8 },
+            seats: if solo { 2 } else { players as u8 },
             current: 0, // R-SETUP-4
             phase: Phase::Action,
             held: [Tile::from_index_unchecked(0); 2],
@@ -308,7 +308,7 @@ impl State {
             dragon_log_len: 0,
             spirits,
             dragons,
-            tc: spirit::TurnCards::default(),
+            turn_cards: spirit::TurnCards::default(),
             passive: false,
         }
     }
@@ -333,12 +333,12 @@ impl State {
         if self.solo {
             1
         } else {
-            self.n as usize
+            self.seats as usize
         }
     }
     /// Seats taking turns (2 in solo: the player and the Dragon of Ingenuity).
     pub fn seats(&self) -> usize {
-        self.n as usize
+        self.seats as usize
     }
     /// Whether this is a solo game against the Dragon of Ingenuity (R-SOLO-1).
     pub fn is_solo(&self) -> bool {
@@ -376,7 +376,20 @@ impl State {
     pub fn castle(&self) -> &Castle {
         &self.castle
     }
-    /// The Realm, pools and tokens of `seat`.
+    /// `player` checked as a player's seat of this game, 0 to `players() - 1`
+    /// (solo: 0; the Dragon of Ingenuity's seat is not a player's): the one
+    /// check behind every API that names a player.
+    pub fn check_seat(&self, player: i64) -> Result<usize, Error> {
+        let n = self.players() as i64;
+        if (0..n).contains(&player) {
+            Ok(player as usize)
+        } else {
+            Err(Error::Setup(format!("player {player} is not a seat of this {n}-player game")))
+        }
+    }
+    /// The Realm, pools and tokens of `seat`, which must be below 4; seats
+    /// past the game's hold an empty player ([`State::check_seat`] checks a
+    /// seat that comes from outside).
     pub fn player(&self, seat: usize) -> &Player {
         &self.players[seat]
     }
@@ -427,7 +440,7 @@ impl State {
     }
     /// What the Spirits did this turn so far.
     pub fn turn_cards(&self) -> &spirit::TurnCards {
-        &self.tc
+        &self.turn_cards
     }
     /// The sets Consolidated this turn.
     pub fn consolidated_sets(&self) -> &[ConsolidatedSet] {
@@ -462,7 +475,7 @@ impl State {
                 && match self.phase {
                     Phase::Action | Phase::Complete | Phase::EndTurn | Phase::GameOver => false,
                     Phase::Shrine => between,
-                    Phase::Destroy => between || self.tc.origin == Phase::Spirits,
+                    Phase::Destroy => between || self.turn_cards.origin == Phase::Spirits,
                     _ => true,
                 };
             p.realm.validate(!placing).map_err(|e| format!("seat {i}: {e}"))?;
@@ -496,13 +509,13 @@ impl State {
         if !expect_held {
             return Err(format!("held tiles {:?} do not fit phase {:?}", self.held(), self.phase));
         }
-        if self.tc.used == 0 && self.placed_cells.count_ones() != self.placed as u32 {
+        if self.turn_cards.used == 0 && self.placed_cells.count_ones() != self.placed as u32 {
             return Err("the cells placed this turn disagree with the tiles placed".into());
         }
         if self.n_sets as usize > MAX_SETS {
             return Err("consolidated set counts out of range".into());
         }
-        if self.phase == Phase::Action && self.n_sets != 0 && self.tc.used == 0 {
+        if self.phase == Phase::Action && self.n_sets != 0 && self.turn_cards.used == 0 {
             return Err("sets at the start of a turn without a Spirit".into());
         }
         if !self.is_over() && self.legal_actions().is_empty() {

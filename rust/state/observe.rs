@@ -187,7 +187,7 @@ impl State {
             out[HELD + t.index() as usize] += 1;
         }
         out[HIDDEN..HIDDEN + Tile::SYMBOLS].copy_from_slice(&self.hidden_counts());
-        let tc = &self.tc;
+        let tc = &self.turn_cards;
         for k in 0..10 {
             out[SPIRITS_IN_PLAY + k] = (self.spirits >> k & 1) as u8;
             out[SPIRITS_USED + k] = (tc.used >> k & 1) as u8;
@@ -335,7 +335,7 @@ impl State {
             }
         }
         // Version 2: the cards and the Spirits' turn.
-        let tc = &self.tc;
+        let tc = &self.turn_cards;
         let mut constant = [0.0f32; COUNT - PHASE];
         if phase_index < SPIRITS_IN_PLAY - PHASE {
             constant[phase_index] = 1.0; // version 2's one-hot knows 14 phases
@@ -460,11 +460,11 @@ impl State {
             "discarded": self.discarded,
             "spirits": crate::cards::names(self.spirits, &crate::cards::SPIRITS),
             "dragons": crate::cards::names(self.dragons, &crate::cards::DRAGONS),
-            "spirits_used": crate::cards::names(self.tc.used, &crate::cards::SPIRITS),
-            "elegance": self.tc.elegance,
-            "second_pick": self.tc.second.name(),
-            "faith_extra": self.tc.faith_extra,
-            "spirit_between_placements": self.tc.apart,
+            "spirits_used": crate::cards::names(self.turn_cards.used, &crate::cards::SPIRITS),
+            "elegance": self.turn_cards.elegance,
+            "second_pick": self.turn_cards.second.name(),
+            "faith_extra": self.turn_cards.faith_extra,
+            "spirit_between_placements": self.turn_cards.apart,
         })
     }
 }

@@ -172,14 +172,14 @@ impl State {
     /// After Elegance, Deception or Deep the very next decision is the pick.
     #[inline]
     pub(crate) fn pick_pending(&self) -> bool {
-        self.tc.must_elegance || self.tc.second != Second::Identical
+        self.turn_cards.must_elegance || self.turn_cards.second != Second::Identical
     }
 
     /// R-SPIRIT-2: the Spirits that `phase` may offer now: in play, unused this
     /// turn, at a decision point of the turn, no pick pending.
     #[inline]
     fn open_cards(&self, phase: Phase) -> u16 {
-        let cards = self.spirits & !self.tc.used;
+        let cards = self.spirits & !self.turn_cards.used;
         if cards == 0 || self.passive || self.pick_pending() {
             return 0;
         }
@@ -349,13 +349,13 @@ impl State {
 
     /// Cunning is in play and unused: Change may complete a group of 3.
     fn cunning_ready(&self) -> bool {
-        self.spirits & !self.tc.used & (1 << CUNNING) != 0
+        self.spirits & !self.turn_cards.used & (1 << CUNNING) != 0
     }
 
     /// Tiles in hand that a decision point of `phase` leaves to place: in
     /// `PLACE`, or in a Shrine step that goes back to it.
     fn tiles_to_place(&self, phase: Phase) -> u32 {
-        let placing = phase == Phase::Place || (phase == Phase::Shrine && self.tc.resume == Resume::Place);
+        let placing = phase == Phase::Place || (phase == Phase::Shrine && self.turn_cards.resume == Resume::Place);
         if placing {
             u32::from(self.held_len - self.placed)
         } else {
@@ -467,7 +467,7 @@ impl State {
     /// A tile a pick may take: Available, or with Elegance a free short side.
     #[inline]
     pub(crate) fn pickable(&self, s: usize) -> bool {
-        self.castle.is_available(s) || (self.tc.elegance && self.castle.has_free_short_side(s))
+        self.castle.is_available(s) || (self.turn_cards.elegance && self.castle.has_free_short_side(s))
     }
 
     /// A pick only Elegance allows: not Available, a free short side.
@@ -502,8 +502,8 @@ impl State {
     /// Deception's candidates in id order: the north, west, own (the revealed
     /// tile), east and south space of the first pick.
     pub(crate) fn deception_candidates(&self) -> [Option<usize>; 5] {
-        let s0 = self.tc.first_space as usize;
-        let f = self.tc.first_floor;
+        let s0 = self.turn_cards.first_space as usize;
+        let f = self.turn_cards.first_floor;
         let (row, col) = (s0 / MAX_COLS, s0 % MAX_COLS);
         let h = |s: usize| self.castle.height(s);
         let touching = |s: usize| if h(s) == f { Some(s) } else { None };
@@ -562,19 +562,19 @@ impl State {
     pub(crate) fn follow_up_cells(&self, kind: ActionKind) -> u16 {
         use ActionKind as K;
         let realm = self.mover_realm();
-        let lifted = 1u16 << self.tc.lifted;
+        let lifted = 1u16 << self.turn_cards.lifted;
         match (self.phase, kind) {
             // Wind: the flip comes first, at most one.
-            (Phase::Wind, K::Flip) if !self.tc.wind_flipped => realm.face_up(),
+            (Phase::Wind, K::Flip) if !self.turn_cards.wind_flipped => realm.face_up(),
             (Phase::Wind, K::ShrineFrom) => realm.movable_shrines(),
             (Phase::WindTo, K::ShrineTo) => realm.shrine_spots() & !lifted,
             (Phase::Strength, K::MoveFrom) => realm.strength_sources(self.last_moved()),
             (Phase::StrengthTo, K::MoveTo) => realm.placeable() & !lifted,
-            (Phase::Set, K::Set) if self.tc.set_card == BEAUTY => realm.beauty_groups(),
+            (Phase::Set, K::Set) if self.turn_cards.set_card == BEAUTY => realm.beauty_groups(),
             (Phase::Set, K::Set) => realm.cunning_groups(),
             (Phase::Change, K::Change) => cells_of(realm.special_up()).filter(|&c| self.change_types(c) != 0).fold(0, |m, c| m | 1 << c),
             // Cunning's payment for Change's group of 3: a tile outside it.
-            (Phase::Cunning, K::Spirit) => realm.face_up() & !self.tc.pending,
+            (Phase::Cunning, K::Spirit) => realm.face_up() & !self.turn_cards.pending,
             _ => 0,
         }
     }
@@ -626,8 +626,8 @@ impl State {
     }
 
     fn last_moved(&self) -> Option<u8> {
-        if self.tc.moves > 0 {
-            Some(self.tc.last_to)
+        if self.turn_cards.moves > 0 {
+            Some(self.turn_cards.last_to)
         } else {
             None
         }
@@ -648,42 +648,42 @@ impl State {
                 self.general_shrines += 1;
             }
         }
-        self.tc.used |= 1 << card;
+        self.turn_cards.used |= 1 << card;
         if self.phase == Phase::Cunning {
             // Change's group of 3 becomes a Cunning set of its changed type.
-            let ty = TileType::ALL[self.tc.pending_type as usize];
+            let ty = TileType::ALL[self.turn_cards.pending_type as usize];
             let bonus = u32::from(self.rules.dragon_set_bonus && ty == TileType::Dragon);
-            self.consolidate_set(self.tc.pending, 2 + bonus, ty);
-            self.tc.pending = 0;
+            self.consolidate_set(self.turn_cards.pending, 2 + bonus, ty);
+            self.turn_cards.pending = 0;
             return self.finish_card();
         }
-        self.tc.origin = self.phase;
+        self.turn_cards.origin = self.phase;
         if self.phase == Phase::Place && self.placed > 0 {
-            self.tc.apart = true;
+            self.turn_cards.apart = true;
         }
         match card {
             BEAUTY | CUNNING => {
-                self.tc.set_card = card;
+                self.turn_cards.set_card = card;
                 self.phase = Phase::Set;
             }
             ELEGANCE => {
-                self.tc.elegance = true;
-                self.tc.must_elegance = true;
+                self.turn_cards.elegance = true;
+                self.turn_cards.must_elegance = true;
             }
             WIND => {
-                self.tc.wind_flipped = false;
+                self.turn_cards.wind_flipped = false;
                 self.phase = Phase::Wind;
             }
-            DECEPTION => self.tc.second = Second::Deception,
-            DEEP => self.tc.second = Second::Deep,
+            DECEPTION => self.turn_cards.second = Second::Deception,
+            DEEP => self.turn_cards.second = Second::Deep,
             STRENGTH => {
-                self.tc.moves = 0;
-                self.tc.moved = 0;
+                self.turn_cards.moves = 0;
+                self.turn_cards.moved = 0;
                 self.phase = Phase::Strength;
             }
             CHANGE => self.phase = Phase::Change,
             FAITH => {
-                self.tc.faith_extra = 1;
+                self.turn_cards.faith_extra = 1;
                 self.finish_card();
             }
             DESTRUCTION => self.phase = Phase::Destroy,
@@ -702,31 +702,31 @@ impl State {
             }
             Action::Flip(c) => {
                 self.players[seat].realm.turn_down(1 << c);
-                self.tc.wind_flipped = true;
+                self.turn_cards.wind_flipped = true;
                 if self.players[seat].realm.movable_shrines() == 0 {
                     self.finish_card();
                 }
             }
             Action::ShrineFrom(c) => {
-                self.tc.lifted = c;
+                self.turn_cards.lifted = c;
                 self.phase = Phase::WindTo;
             }
             Action::ShrineTo(c) => {
-                self.players[seat].realm.move_shrine(self.tc.lifted as usize, c as usize);
+                self.players[seat].realm.move_shrine(self.turn_cards.lifted as usize, c as usize);
                 self.finish_card();
             }
             Action::MoveFrom(c) => {
-                self.tc.lifted = c;
+                self.turn_cards.lifted = c;
                 self.phase = Phase::StrengthTo;
             }
             Action::MoveTo(to) => {
-                let from = self.tc.lifted;
+                let from = self.turn_cards.lifted;
                 let realm = &mut self.players[seat].realm;
                 let tile = realm.lift(from as usize);
                 if tile.is_some() {
-                    self.tc.moved |= 1 << to;
+                    self.turn_cards.moved |= 1 << to;
                 }
-                self.tc.moved &= !(1 << from);
+                self.turn_cards.moved &= !(1 << from);
                 realm.put(to as usize, tile);
                 // Sets follow their tiles: the covered tile leaves its set, the
                 // moved one takes its set (if any) along.
@@ -736,9 +736,9 @@ impl State {
                         set.cells = (set.cells & !(1 << from)) | 1 << to;
                     }
                 }
-                self.tc.moves += 1;
-                self.tc.last_to = to;
-                if self.tc.moves == 2 || self.players[seat].realm.strength_sources(Some(to)) == 0 {
+                self.turn_cards.moves += 1;
+                self.turn_cards.last_to = to;
+                if self.turn_cards.moves == 2 || self.players[seat].realm.strength_sources(Some(to)) == 0 {
                     self.finish_card();
                 } else {
                     self.phase = Phase::Strength;
@@ -746,7 +746,7 @@ impl State {
             }
             Action::Set(c) => {
                 let realm = &self.players[seat].realm;
-                let (group, vp, ty) = if self.tc.set_card == BEAUTY {
+                let (group, vp, ty) = if self.turn_cards.set_card == BEAUTY {
                     let n = realm.face_up_tile(c as usize).and_then(|t| t.number()).unwrap_or(0);
                     let g = flood(1 << c, realm.by_number()[n as usize]);
                     // Beauty: "+1 VP, up to 2 Shrines, as if they were Dragons".
@@ -764,8 +764,8 @@ impl State {
                 let realm = self.players[seat].realm;
                 if let Some((group, needs_cunning)) = self.change_group(&realm, pool, cell as usize, ty as usize) {
                     if needs_cunning {
-                        self.tc.pending = group;
-                        self.tc.pending_type = ty;
+                        self.turn_cards.pending = group;
+                        self.turn_cards.pending_type = ty;
                         self.phase = Phase::Cunning;
                     } else {
                         let t = TileType::ALL[ty as usize];
@@ -831,7 +831,7 @@ mod tests {
             STRENGTH => realm.strength_sources(None) != 0,
             CHANGE => (0..CELLS).any(|cell| (0..6).any(|t| s.change_group(&realm, pool, cell, t).is_some())),
             FAITH => {
-                let placing = phase == Phase::Place || (phase == Phase::Shrine && s.tc.resume == Resume::Place);
+                let placing = phase == Phase::Place || (phase == Phase::Shrine && s.turn_cards.resume == Resume::Place);
                 let spare = !placing || realm.placeable().count_ones() > u32::from(s.held_len - s.placed);
                 pool >= 1 && (spare && s.set_cells() & !realm.shrines() & realm.face_down() != 0 || !settled(&realm))
             }

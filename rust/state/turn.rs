@@ -38,14 +38,14 @@ impl State {
         let seat = self.current as usize;
         // A Realm is settled after every turn: only placed tiles or a Spirit can
         // have made a set (a Discard or a Summon alone cannot).
-        if self.placed > 0 || self.tc.used != 0 {
+        if self.placed > 0 || self.turn_cards.used != 0 {
             // Without a Spirit only the placed tiles changed the Realm, so a
             // new set contains one of them: flood from those cells alone (the
             // hot path of every turn).
-            let seeds = if self.tc.used == 0 { self.placed_cells } else { crate::realm::ALL };
+            let seeds = if self.turn_cards.used == 0 { self.placed_cells } else { crate::realm::ALL };
             self.consolidate_from(seat, seeds);
         }
-        self.tc.resume = Resume::End;
+        self.turn_cards.resume = Resume::End;
         if self.n_sets == 0 && self.spirits == 0 {
             self.end_turn(); // the base game's turn without a set: nothing to close
         } else {
@@ -59,13 +59,13 @@ impl State {
     /// Consolidation step; only groups with a tile Strength moved are new.
     pub(crate) fn finish_card(&mut self) {
         let seat = self.current as usize;
-        let seeds = if self.between_placements() { self.tc.moved } else { crate::realm::ALL };
-        self.tc.moved = 0;
+        let seeds = if self.between_placements() { self.turn_cards.moved } else { crate::realm::ALL };
+        self.turn_cards.moved = 0;
         self.consolidate_from(seat, seeds);
         // A Spirit used during a Shrine step returns to that step, which
         // keeps where it resumes.
-        self.tc.resume = match self.tc.origin {
-            Phase::Shrine => self.tc.resume,
+        self.turn_cards.resume = match self.turn_cards.origin {
+            Phase::Shrine => self.turn_cards.resume,
             Phase::Action => Resume::Action,
             Phase::Complete => Resume::Complete,
             Phase::Place => Resume::Place,
@@ -106,7 +106,7 @@ impl State {
         for set in self.sets[..self.n_sets as usize].iter_mut() {
             set.allowance = 0;
         }
-        self.resume(self.tc.resume);
+        self.resume(self.turn_cards.resume);
     }
 
     /// Play goes on at `to` (`docs/cards.md`, "resume").
@@ -147,14 +147,14 @@ impl State {
         self.placed_cells = 0;
         self.n_sets = 0;
         self.sets = [ConsolidatedSet::default(); MAX_SETS];
-        self.tc = TurnCards::default();
+        self.turn_cards = TurnCards::default();
         self.turn += 1;
-        if self.end_triggered && self.current + 1 == self.n {
+        if self.end_triggered && self.current + 1 == self.seats {
             self.phase = Phase::GameOver;
         } else {
             // Not `% n`: a division per turn showed in the profile.
             let next = self.current + 1;
-            self.current = if next == self.n { 0 } else { next };
+            self.current = if next == self.seats { 0 } else { next };
             self.phase = Phase::Action;
             if self.solo && self.current == 1 {
                 self.play_dragon_turn();
