@@ -51,51 +51,84 @@ def game(dc: Any, layout: str, fixed: dict[tuple[int, int, int], str], players: 
     return dc.Game(players=players, layout=layout, deal=deal_for(layout, fixed), **kw)
 
 
-class Sandbox:
-    """A 2-player game on :data:`SANDBOX` where seat 0 builds its Realm tile by
-    tile and seat 1 only discards. ``tops`` are the codes of stacks 0.. in order;
-    seat 0 takes them in that order, seat 1 takes from the last stack backwards."""
+def space(k: int) -> str:
+    """The castle space of sandbox stack ``k`` as action text (``"r,c"``)."""
+    r, c = SANDBOX_STACKS[k]
+    return f"{r},{c}"
 
-    def __init__(self, dc: Any, tops: Iterable[str], **kw: Any) -> None:
-        tops = list(tops)
+
+class Sandbox:
+    """A 2-player game on :data:`SANDBOX` (58 isolated stacks of 2: every top tile is
+    Available, the top floor stays 2). Seat 0 builds its Realm tile by tile from the
+    stacks 0, 1, 2... (``tops``, in that order); seat 1 only discards, from the last
+    stack backwards. ``bottoms`` fixes ground-floor tiles by stack number. The optional
+    decision points of R-SPIRIT-2 (phases ``SPIRITS``, after the placements, and
+    ``END_TURN``, after the Shrine step) are closed with ``done`` when they open
+    during the building, for either seat; without Spirit cards they never open."""
+
+    def __init__(self, dc: Any, tops: Iterable[str], bottoms: dict[int, str] | None = None, **kw: Any) -> None:
         fixed = {(r, c, 2): code for (r, c), code in zip(SANDBOX_STACKS, tops)}
-        # Seat 1 discards from the far end; keep those tiles away from seat 0's types.
+        for k, code in (bottoms or {}).items():
+            r, c = SANDBOX_STACKS[k]
+            fixed[(r, c, 1)] = code
         self.g = game(dc, SANDBOX, fixed, players=2, **kw)
         self.next_top = 0
         self.next_filler = len(SANDBOX_STACKS) - 1
 
-    def take(self) -> None:
-        r, c = SANDBOX_STACKS[self.next_top]
+    def take(self) -> str:
+        """Seat 0 takes the next top tile; returns the action text."""
+        text = f"take {space(self.next_top)}"
         self.next_top += 1
-        self.g.apply(f"take {r},{c}")
+        self.g.apply(text)
+        return text
 
-    def single(self, cell: tuple[int, int], shrines: Iterable[tuple[int, int]] | None = (), done: bool = True) -> None:
-        """Seat 0: take the next top tile with Tile and Shrine, place it on ``cell``,
-        build Shrines on ``shrines``, then (if still asked) stop; seat 1 discards."""
+    def place_single(self, cell: tuple[int, int]) -> None:
+        """Tile and Shrine: the next top tile onto ``cell``, stopping there (at
+        ``SPIRITS``, the Shrine step or ``END_TURN``, whichever the placement opens)."""
         self.take()
         self.g.apply("take-shrine")
         self.g.apply(f"place {cell[0]},{cell[1]}")
-        self.finish(shrines, done)
 
-    def pair(self, cells: tuple[tuple[int, int], tuple[int, int]], shrines: Iterable[tuple[int, int]] = (), done: bool = True) -> None:
-        """Seat 0: take the next two top tiles as a Pair and place them."""
+    def single(self, cell: tuple[int, int], shrines: Iterable[tuple[int, int]] | None = ()) -> None:
+        """Tile and Shrine: the next top tile onto ``cell``; Shrines on ``shrines``
+        (None or () declines them); then seat 1 discards."""
+        self.place_single(cell)
+        self.finish(shrines)
+
+    def pair(self, cells: Iterable[tuple[int, int]], shrines: Iterable[tuple[int, int]] | None = ()) -> None:
+        """Pair of Tiles: the next two top tiles (identical) onto ``cells``."""
         self.take()
         self.take()
         for cell in cells:
             self.g.apply(f"place {cell[0]},{cell[1]}")
-        self.finish(shrines, done)
+        self.finish(shrines)
 
-    def finish(self, shrines: Iterable[tuple[int, int]] | None, done: bool) -> None:
+    def finish(self, shrines: Iterable[tuple[int, int]] | None = ()) -> None:
+        g = self.g
+        if g.phase.name == "SPIRITS":
+            g.apply("done")
         for cell in shrines or ():
-            self.g.apply(f"shrine {cell[0]},{cell[1]}")
-        if done and self.g.phase.name == "SHRINE":
-            self.g.apply("done")
+            g.apply(f"shrine {cell[0]},{cell[1]}")
+        if g.current_player == 0 and g.phase.name == "SHRINE":
+            g.apply("done")
+        self.end_turn(0)
         self.opponent_discards()
 
+    def end_turn(self, seat: int) -> None:
+        """R-SPIRIT-2: close ``END_TURN`` with ``done`` if the turn of ``seat`` waits there."""
+        if self.g.current_player == seat and self.g.phase.name == "END_TURN":
+            self.g.apply("done")
+
     def opponent_discards(self) -> None:
-        assert self.g.current_player == 1
+        g = self.g
+        assert g.current_player == 1, g.phase.name
         r, c = SANDBOX_STACKS[self.next_filler]
         self.next_filler -= 1
-        self.g.apply(f"take {r},{c}")
-        self.g.apply("discard")
-        assert self.g.current_player == 0
+        g.apply(f"take {r},{c}")
+        g.apply("discard")
+        # Seat 1 has an empty Realm, but a card such as Destruction may still be
+        # activated (paid with its Shrine) after the Action: it declines.
+        if g.current_player == 1 and g.phase.name == "SPIRITS":
+            g.apply("done")
+        self.end_turn(1)
+        assert g.current_player == 0 and g.phase.name == "ACTION"

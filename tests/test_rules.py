@@ -288,7 +288,7 @@ def test_shrines_only_on_this_turns_sets(dc):
     """R-SHRINE-1: no Shrine on tiles Consolidated in earlier turns."""
     sb = Sandbox(dc, ["Se1", "Se2", "Se3", "Se4", "So1", "So1", "So1", "So1"])
     for cell in [(0, 0), (0, 1), (0, 2), (0, 3)]:
-        sb.single(cell, shrines=None, done=True)  # declines the Shrines
+        sb.single(cell, shrines=None)  # declines the Shrines
     g = sb.g
     assert g.realm(0).top((0, 0)) == (None, False)
     # Next consolidation elsewhere offers only its own tiles.
