@@ -1,13 +1,21 @@
-"""Building positions for rule tests from an explicit deal and layout.
+"""Helpers shared by the test modules.
 
-Every helper takes the engine module (``dragoncastle`` now; the pure-Python
-reference engine will be passed the same way) so the rule tests can run against
-both engines.
+Building positions for rule tests from an explicit deal and layout: every such
+helper takes the engine module (``dragoncastle`` or the pure-Python
+``dragoncastle.reference``) so the rule tests can run against both engines.
+And :func:`interrupted_by_ctrl_c`, for the tests of long calls that Ctrl-C stops.
 """
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+import _thread
+import signal
+import threading
+import time
+from contextlib import contextmanager
+from typing import Any, Iterable, Iterator
+
+import pytest
 
 CODES = [f"{p}{n}" for p, k in (("Me", 6), ("So", 6), ("Fa", 6), ("Se", 4), ("Wi", 4), ("Dr", 3)) for n in range(1, k + 1)]
 
@@ -132,3 +140,23 @@ class Sandbox:
             g.apply("done")
         self.end_turn(1)
         assert g.current_player == 0 and g.phase.name == "ACTION"
+
+
+@contextmanager
+def interrupted_by_ctrl_c(after: float = 0.3, within: float = 1.5) -> Iterator[None]:
+    """Ctrl-C the main thread ``after`` seconds into the ``with`` block: the block
+    must raise KeyboardInterrupt, and be over ``within`` seconds after it began."""
+    # interrupt_main does nothing while SIGINT is ignored, as it is in a run
+    # started in the background by a shell without job control; a Ctrl-C at a
+    # terminal reaches Python's own handler, so test with that one.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    timer = threading.Timer(after, _thread.interrupt_main)
+    start = time.perf_counter()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            yield
+    finally:
+        timer.cancel()
+        signal.signal(signal.SIGINT, previous)
+    assert time.perf_counter() - start < within

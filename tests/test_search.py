@@ -23,7 +23,7 @@ from dragoncastle import reference as ref
 from dragoncastle.agents import GreedyAgent, MCTSAgent, RandomAgent, from_spec
 from dragoncastle.arena import ArenaResult
 from dragoncastle.reference.agents import MCTSAgent as PyMCTSAgent
-from helpers import FLAT, SANDBOX, Sandbox, deal_for, game
+from helpers import FLAT, SANDBOX, Sandbox, deal_for, game, interrupted_by_ctrl_c
 
 
 # ---------------------------------------------------------------- helpers
@@ -861,40 +861,24 @@ def test_cli_output_piped_into_head_ends_quietly():
 def test_ctrl_c_stops_long_rust_calls(what):
     """Long Rust calls answer Ctrl-C within a fraction of a second and raise
     KeyboardInterrupt (the search and the arena watch a stop flag)."""
-    import _thread
-    import signal
-    import threading
-
     if what == "vecenv":
         # The learner moves first; each answer is a long search. The reset
         # arrays are what a rolled-back step must leave.
         env = dc.VecEnv(4, players=2, seed=0, threads=2, opponent="mcts:iterations=10000000", learner=0)
         live_masks = env.reset()[1]  # the array every call writes in place
-    # interrupt_main does nothing while SIGINT is ignored, as it is in a run
-    # started in the background by a shell without job control; a Ctrl-C at a
-    # terminal reaches Python's own handler, so test with that one.
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-    timer = threading.Timer(0.3, _thread.interrupt_main)
-    start = time.perf_counter()
-    timer.start()
-    try:
-        with pytest.raises(KeyboardInterrupt):
-            if what == "search":
-                MCTSAgent(time_limit=30, seed=1).search(dc.Game(players=2, seed=1))
-            elif what == "arena":
-                dc.arena(["mcts:iterations=100000", "greedy"], 50, seed=0, threads=2)
-            elif what == "vecenv":
-                # The learner's decisions are quick until the turn passes and
-                # the opponents' long searches start.
-                for _ in range(20):
-                    before = [env.state_text(i) for i in range(len(env))]
-                    masks_before = env.step(env.sample())[1].copy()
-            else:
-                dc.playouts(10**7, players=2, seed=0, threads=2)
-    finally:
-        timer.cancel()
-        signal.signal(signal.SIGINT, previous)
-    assert time.perf_counter() - start < 1.5
+    with interrupted_by_ctrl_c():
+        if what == "search":
+            MCTSAgent(time_limit=30, seed=1).search(dc.Game(players=2, seed=1))
+        elif what == "arena":
+            dc.arena(["mcts:iterations=100000", "greedy"], 50, seed=0, threads=2)
+        elif what == "vecenv":
+            # The learner's decisions are quick until the turn passes and
+            # the opponents' long searches start.
+            for _ in range(20):
+                before = [env.state_text(i) for i in range(len(env))]
+                masks_before = env.step(env.sample())[1].copy()
+        else:
+            dc.playouts(10**7, players=2, seed=0, threads=2)
     if what == "vecenv":
         # The stopped step was rolled back: every game is where it was.
         after = [env.state_text(i) for i in range(len(env))]
