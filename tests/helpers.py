@@ -1,14 +1,16 @@
 """Helpers shared by the test modules.
 
-Building positions for rule tests from an explicit deal and layout: every such
-helper takes the engine module (``dragoncastle`` or the pure-Python
-``dragoncastle.reference``) so the rule tests can run against both engines.
+Building positions from an explicit deal and layout (the sandbox, the Dragon
+set and end-game positions), playing random games and comparing searches:
+every such helper takes the engine module (``dragoncastle`` or the pure-Python
+``dragoncastle.reference``) or its game, so the tests run against both engines.
 And :func:`interrupted_by_ctrl_c`, for the tests of long calls that Ctrl-C stops.
 """
 
 from __future__ import annotations
 
 import _thread
+import random
 import signal
 import threading
 import time
@@ -160,3 +162,85 @@ def interrupted_by_ctrl_c(after: float = 0.3, within: float = 1.5) -> Iterator[N
         timer.cancel()
         signal.signal(signal.SIGINT, previous)
     assert time.perf_counter() - start < within
+
+
+# ---------------------------------------------------------------- positions and searches
+
+def play_random(g: Any, seed: int, steps: int | None = None) -> Any:
+    """Play up to ``steps`` uniformly random decisions (None: to the end), any engine."""
+    rng = random.Random(seed)
+    n = 0
+    while not g.is_over and (steps is None or n < steps):
+        g.apply(rng.choice(g.legal_actions()))
+        n += 1
+    return g
+
+
+def stats(r):
+    """Everything a search reports except its timing, in a comparable form."""
+    root = sorted((a.id, n, r.values[a]) for a, n in r.visits.items())
+    return r.action.id, root, [a.id for a in r.pv], r.iterations
+
+
+def texts(g):
+    return [str(a) for a in g.legal_actions()]
+
+
+def take_first(g):
+    g.apply(next(a for a in g.legal_actions() if a.kind.name == "TAKE"))
+
+
+def discard_turn(g):
+    """R-ACT-3: take the first offered tile and discard it (+1 VP)."""
+    take_first(g)
+    g.apply("discard")
+
+
+def shrine_turn(g):
+    """R-ACT-2: take the first offered tile with a Shrine and place it (+0 VP)."""
+    take_first(g)
+    g.apply("take-shrine")
+    g.apply(next(a for a in g.legal_actions() if a.kind.name == "PLACE"))
+
+
+# The big Dragon set position (R-CONS-1..4). Seat 0's Realm, built with the
+# Sandbox (seat 1 only discards), then seat 0 holds a Dr1 to place:
+#
+#     Se1 Dr1 Wi1  .
+#     Dr2  .  Dr3 Dr1
+#     Me1 Dr2 So1  .
+#      .  Dr3  .   .
+#
+# The Dragons form groups of 1, 1, 2 and 2 around (1,1); the four corners of
+# that cross are blocked by other types. Only (1,1) joins them: a set of 7
+# Dragons, 6 VP + 1 for a Dragon set. Every other empty cell makes a group of
+# at most 3: no set at all.
+BLOCKERS = [((0, 0), "Se1"), ((0, 2), "Wi1"), ((2, 0), "Me1"), ((2, 2), "So1")]
+DRAGONS = [((0, 1), "Dr1"), ((1, 0), "Dr2"), ((1, 2), "Dr3"), ((1, 3), "Dr1"), ((2, 1), "Dr2"), ((3, 1), "Dr3")]
+
+
+def dragon_position(engine):
+    cells = BLOCKERS + DRAGONS
+    sb = Sandbox(engine, [code for _, code in cells] + ["Dr1"])
+    for cell, _ in cells:
+        sb.single(cell, shrines=None)
+    sb.take()
+    sb.g.apply("take-shrine")
+    return sb.g
+
+
+def endgame_position(engine, deficit, left=6):
+    """A 2-player game on the all-ground-floor castle (Summon allowed, R-ACT-5):
+    seat 0 summoned once (1 of the 2 Countdown tokens that end a 2-player game,
+    R-END-1), then both players took turns until ``left`` + 2 tiles remained.
+    Seat 1 (the last seat) is to move, behind by ``deficit`` points."""
+    assert deficit in (1, 2, 3)
+    g = game(engine, FLAT, {})
+    g.apply("summon")
+    first = True
+    while first or g.castle_tiles > left + 2:
+        (shrine_turn if first and deficit == 3 else discard_turn)(g)  # seat 1
+        (shrine_turn if first and deficit == 1 else discard_turn)(g)  # seat 0
+        first = False
+    assert g.current_player == 1 and g.scores()[0] - g.scores()[1] == deficit
+    return g
