@@ -182,7 +182,8 @@ def stats(r):
     return r.action.id, root, [a.id for a in r.pv], r.iterations
 
 
-def texts(g):
+def texts(g: Any) -> list[str]:
+    """The legal actions as text, in id order."""
     return [str(a) for a in g.legal_actions()]
 
 

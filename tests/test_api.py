@@ -15,15 +15,7 @@ import pytest
 
 import dragoncastle as dc
 from dragoncastle.agents import GreedyAgent, RandomAgent
-
-
-def play_random(g, seed, steps=None):
-    rng = random.Random(seed)
-    n = 0
-    while not g.is_over and (steps is None or n < steps):
-        g.apply(rng.choice(g.legal_actions()))
-        n += 1
-    return g
+from helpers import play_random
 
 
 def test_seeded_games_are_reproducible(dc):

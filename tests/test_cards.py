@@ -18,16 +18,12 @@ import pytest
 import dragoncastle
 from dragoncastle import reference
 from dragoncastle.agents import RandomAgent
-from helpers import FLAT, Sandbox, deal_for, game, space
+from helpers import FLAT, Sandbox, deal_for, game, space, texts
 
 ALL_CELLS = [(r, c) for r in range(4) for c in range(4)]
 
 
 # ---------------------------------------------------------------- helpers
-
-def texts(g) -> list[str]:
-    return [str(a) for a in g.legal_actions()]
-
 
 def spirit_texts(g) -> list[str]:
     return [t for t in texts(g) if t.startswith("spirit ")]
@@ -299,8 +295,8 @@ def test_spirits_opens_after_place_discard_and_summon(dc):
     g.apply("summon")
     assert g.countdown_tokens(0) == 1
     spirits_then_done()
-    for space, cell, payers in (("0,2", "0,1", [(0, 0), (0, 1)]), ("0,3", "0,2", [(0, 0), (0, 1), (0, 2)])):
-        g.apply(f"take {space}")
+    for pick, cell, payers in (("0,2", "0,1", [(0, 0), (0, 1)]), ("0,3", "0,2", [(0, 0), (0, 1), (0, 2)])):
+        g.apply(f"take {pick}")
         g.apply("take-shrine")
         g.apply(f"place {cell}")
         spirits_then_done(payers)

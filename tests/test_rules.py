@@ -6,11 +6,7 @@ from __future__ import annotations
 import pytest
 
 from dragoncastle.agents import RandomAgent
-from helpers import FLAT, Sandbox, game, play_out
-
-
-def texts(g) -> list[str]:
-    return [str(a) for a in g.legal_actions()]
+from helpers import FLAT, Sandbox, game, play_out, texts
 
 
 def first_picks(g) -> set[tuple[int, int]]:

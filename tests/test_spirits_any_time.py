@@ -26,8 +26,8 @@ import pytest
 
 import dragoncastle
 from dragoncastle import reference
-from helpers import Sandbox, game, space
-from test_cards import ALL_CELLS, DOWN, assert_illegal, cell_texts, cells_of, shrine_cells, texts, up
+from helpers import Sandbox, game, space, texts
+from test_cards import ALL_CELLS, DOWN, assert_illegal, cell_texts, cells_of, shrine_cells, up
 
 ENGINE_MODULES = {"rust": dragoncastle, "reference": reference}
 
