@@ -66,3 +66,13 @@ def test_cli_output_piped_into_head_ends_quietly():
     cmd = f"{sys.executable} -m dragoncastle play -v --seed 3 | head -2"
     r = subprocess.run(["bash", "-c", "set -o pipefail; " + cmd], capture_output=True, text=True, timeout=120)
     assert r.stdout.count("\n") == 2 and "Traceback" not in r.stderr and "BrokenPipe" not in r.stderr, r.stderr
+
+
+def test_cli_play_and_arena(capsys):
+    from dragoncastle.cli import main
+
+    assert main(["play", "--seats", "greedy", "random", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "seat 0 (greedy)" in out and "winner(s)" in out
+    assert main(["arena", "--seats", "greedy", "random", "--games", "6"]) == 0
+    assert "95% CI" in capsys.readouterr().out
