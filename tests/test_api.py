@@ -15,15 +15,7 @@ import pytest
 
 import dragoncastle as dc
 from dragoncastle.agents import GreedyAgent, RandomAgent
-
-
-def play_random(g, seed, steps=None):
-    rng = random.Random(seed)
-    n = 0
-    while not g.is_over and (steps is None or n < steps):
-        g.apply(rng.choice(g.legal_actions()))
-        n += 1
-    return g
+from helpers import play_random
 
 
 def test_seeded_games_are_reproducible(dc):
@@ -410,70 +402,12 @@ def test_greedy_beats_random():
     assert wins >= 30
 
 
-def test_cli_play_and_arena(capsys):
-    from dragoncastle.cli import main
-
-    assert main(["play", "--seats", "greedy", "random", "--seed", "3"]) == 0
-    out = capsys.readouterr().out
-    assert "seat 0 (greedy)" in out and "winner(s)" in out
-    assert main(["arena", "--seats", "greedy", "random", "--games", "6"]) == 0
-    assert "95% CI" in capsys.readouterr().out
-
-
 @pytest.mark.slow
 def test_many_random_games_validate_every_step(dc):
     """Long run (not in CI): `python3 -m pytest -m slow`. The pure-Python engine
     is slower, so it plays fewer games."""
     games = 200 if dc.__name__ == "dragoncastle.reference" else 1000
     validated_random_games(dc, range(games), check_json=True)
-
-
-def test_batch_playouts_are_seeded_and_thread_independent():
-    s1, w1, l1 = dc.playouts(60, players=3, seed=5, threads=1)
-    s2, w2, l2 = dc.playouts(60, players=3, seed=5, threads=2)
-    assert (s1 == s2).all() and (w1 == w2).all() and (l1 == l2).all()
-    assert s1.shape == (60, 3) and w1.dtype == np.bool_ and l1.shape == (60,)
-    assert w1.any(axis=1).all()
-    # Game k is the seeded game seed + k: with the Dragon of Ingenuity's priorities in every
-    # seat (no random draw), its scores are those of the game replayed in Python.
-    dragon, dragon_winners, dragon_lengths = dc.playouts(6, players=3, seed=11, agent="dragon")
-    for k in range(6):
-        g = dc.Game(players=3, seed=11 + k)
-        while not g.is_over:
-            g.apply(g.dragon_action())
-        assert list(dragon[k]) == g.scores()
-        assert list(np.flatnonzero(dragon_winners[k])) == list(g.winners())
-        assert dragon_lengths[k] == len(g.history)
-    solo, _, _ = dc.playouts(10, players=1, agent="dragon")
-    assert solo.shape == (10, 1)
-    greedy, gw, _ = dc.playouts(20, players=4, agent="greedy")
-    assert greedy.shape == (20, 4) and gw.any(axis=1).all()
-    for bad in ({"players": 5}, {"agent": "nobody"}, {"agent": "mcts:bogus=1"}, {"threads": 0}):
-        with pytest.raises(ValueError):
-            dc.playouts(5, **bad)
-
-
-def test_batch_playouts_release_the_gil():
-    """While a thread runs a long batch in Rust, another Python thread keeps running: with
-    the GIL held, the counting loop below could not advance until the batch returned."""
-    import threading
-
-    results = {}
-    started = threading.Event()
-
-    def work(k):
-        started.set()
-        results[k] = dc.playouts(60_000, players=2, seed=9, threads=1)[0]
-
-    worker = threading.Thread(target=work, args=(0,))
-    worker.start()
-    started.wait()
-    counted = 0
-    while worker.is_alive():
-        counted += 1
-    worker.join()
-    assert counted > 10_000, f"only {counted} steps of Python ran during the batch"
-    assert (results[0][:300] == dc.playouts(300, players=2, seed=9, threads=2)[0]).all()
 
 
 def test_bench_report_runs(capsys):

@@ -1,6 +1,7 @@
 """Documentation of the public API (issue 12): every public module, class,
-function, method and property of the installed package has a docstring, and the
-API reference (pdoc, ``docs/api.md``) builds without a warning.
+function, method and property of the installed package has a docstring, the
+type stub's docstrings are those of the compiled module, and the API reference
+(pdoc, ``docs/api.md``) builds without a warning.
 
 The checks read the runtime objects: the Rust classes get their docstrings from
 the ``///`` comments in ``rust/python/*.rs`` when the extension is built.
@@ -152,6 +153,60 @@ def test_stub_has_the_docstrings_too():
     property of ``_core.pyi`` has one."""
     missing = [name for name, _, doc in _stub_docstrings() if not (doc or "").strip()]
     assert not missing, f"{STUB} has no docstring for:\n" + "\n".join(missing)
+
+
+def _runtime_object(qualname: str) -> Any:
+    """The compiled object that the stub's ``qualname`` describes, as its class
+    holds it (a property's descriptor, not a value); None if there is none."""
+    obj: Any = dragoncastle._core
+    if qualname == "dragoncastle._core":
+        return obj
+    for part in qualname.split("."):
+        obj = inspect.getattr_static(obj, part, None)
+        if obj is None:
+            return None
+    if isinstance(obj, (staticmethod, classmethod)):
+        obj = obj.__func__
+    return obj
+
+
+def _paragraphs(doc: str | None) -> list[str]:
+    """A docstring's paragraphs, indentation and trailing spaces removed."""
+    lines = [line.rstrip() for line in inspect.cleandoc(doc or "").splitlines()]
+    return [p.strip("\n") for p in "\n".join(lines).split("\n\n") if p.strip()]
+
+
+def stub_docstring_mismatches() -> list[str]:
+    """Stub names whose docstring is not the compiled object's ``__doc__`` (the
+    ``///`` comment of the Rust binding), each with both texts."""
+    problems = []
+    for name, _, stub_doc in _stub_docstrings():
+        obj = _runtime_object(name)
+        if obj is None:
+            problems.append(f"{name}: not in the compiled module")
+            continue
+        # The object's own __doc__, not inspect.getdoc's, which would give a class
+        # without a doc comment its base class's docstring. CPython keeps PyO3's
+        # text signature out of it (in __text_signature__), so it is the comment alone.
+        runtime, stub = _paragraphs(obj.__doc__), _paragraphs(stub_doc)
+        if not runtime:
+            problems.append(f"{name}: no doc comment in rust/python/*.rs")
+            continue
+        # The stub may follow the comment with examples (docs/api.md): paragraphs
+        # that start with `>>>`, which test_stub_examples_run runs.
+        examples = stub[len(runtime):]
+        if stub[: len(runtime)] != runtime or not all(p.startswith(">>>") for p in examples):
+            problems.append(f"{name}:\n  stub: {stub_doc!r}\n  rust: {obj.__doc__!r}")
+    return problems
+
+
+def test_stub_docstrings_are_the_rust_doc_comments():
+    """The stub's docstrings (what editors show) are the runtime ``__doc__``s
+    (what ``help()`` and the API reference show), so the two cannot drift."""
+    # Every name of the stub is compared: that the stub names everything the
+    # compiled module has is test_stubs.py's stubtest check.
+    problems = stub_docstring_mismatches()
+    assert not problems, f"{len(problems)} docstrings of {STUB.name} differ from the compiled module's:\n" + "\n".join(problems)
 
 
 def test_stub_examples_run():

@@ -5,7 +5,8 @@ Written from docs/cards.md, the project's rules (RULES.md sections 7-9) and the
 rulebook's card texts and FAQ only, without reading either engine. Every rulebook
 FAQ answer about a card is at least one test here; each test names the rule ids it
 checks. Positions are built from explicit deals: the castle is a custom layout with
-fixed tiles, and Realms are built turn by turn on :data:`helpers.SANDBOX`.
+fixed tiles, and Realms are built turn by turn on :data:`helpers.SANDBOX` with
+``helpers.Sandbox``.
 """
 
 from __future__ import annotations
@@ -17,16 +18,12 @@ import pytest
 import dragoncastle
 from dragoncastle import reference
 from dragoncastle.agents import RandomAgent
-from helpers import FLAT, SANDBOX, SANDBOX_STACKS, deal_for, game
+from helpers import FLAT, Sandbox, deal_for, game, space, texts
 
 ALL_CELLS = [(r, c) for r in range(4) for c in range(4)]
 
 
 # ---------------------------------------------------------------- helpers
-
-def texts(g) -> list[str]:
-    return [str(a) for a in g.legal_actions()]
-
 
 def spirit_texts(g) -> list[str]:
     return [t for t in texts(g) if t.startswith("spirit ")]
@@ -66,88 +63,6 @@ DOWN = (None, False)  # realm.top(cell) of a face-down tile
 
 def shrine_cells(realm) -> set[tuple[int, int]]:
     return {c for c in ALL_CELLS if realm.has_shrine(c)}
-
-
-class Builder:
-    """A 2-player game on :data:`SANDBOX` (58 isolated stacks of 2: every top tile is
-    Available, the top floor stays 2). Seat 0 builds its Realm tile by tile from the
-    stacks 0, 1, 2... (``tops``, in that order); seat 1 only discards, from the last
-    stack backwards. ``bottoms`` fixes ground-floor tiles by stack number. The optional
-    decision points of R-SPIRIT-2 (phases ``SPIRITS``, after the placements, and
-    ``END_TURN``, after the Shrine step) are closed with ``done`` when they open
-    during the building, for either seat."""
-
-    def __init__(self, dc, tops, bottoms=None, players=2, **kw) -> None:
-        fixed = {(r, c, 2): code for (r, c), code in zip(SANDBOX_STACKS, tops)}
-        for k, code in (bottoms or {}).items():
-            r, c = SANDBOX_STACKS[k]
-            fixed[(r, c, 1)] = code
-        self.g = game(dc, SANDBOX, fixed, players=players, **kw)
-        self.next_top = 0
-        self.next_filler = len(SANDBOX_STACKS) - 1
-
-    @staticmethod
-    def space(k: int) -> str:
-        r, c = SANDBOX_STACKS[k]
-        return f"{r},{c}"
-
-    def take(self) -> str:
-        """Seat 0 takes the next top tile; returns the action text."""
-        text = f"take {self.space(self.next_top)}"
-        self.next_top += 1
-        self.g.apply(text)
-        return text
-
-    def place_single(self, cell) -> None:
-        """Tile and Shrine: the next top tile onto ``cell``, stopping there (at
-        ``SPIRITS``, the Shrine step or ``END_TURN``, whichever the placement opens)."""
-        self.take()
-        self.g.apply("take-shrine")
-        self.g.apply(f"place {cell[0]},{cell[1]}")
-
-    def single(self, cell, shrines=()) -> None:
-        """Tile and Shrine: the next top tile onto ``cell``; Shrines on ``shrines``
-        (None or () declines them); then seat 1 discards."""
-        self.place_single(cell)
-        self.finish(shrines)
-
-    def pair(self, cells, shrines=()) -> None:
-        """Pair of Tiles: the next two top tiles (identical) onto ``cells``."""
-        self.take()
-        self.take()
-        for cell in cells:
-            self.g.apply(f"place {cell[0]},{cell[1]}")
-        self.finish(shrines)
-
-    def finish(self, shrines=()) -> None:
-        g = self.g
-        if g.phase.name == "SPIRITS":
-            g.apply("done")
-        for cell in shrines or ():
-            g.apply(f"shrine {cell[0]},{cell[1]}")
-        if g.current_player == 0 and g.phase.name == "SHRINE":
-            g.apply("done")
-        self.end_turn(0)
-        self.opponent_discards()
-
-    def end_turn(self, seat: int) -> None:
-        """R-SPIRIT-2: close ``END_TURN`` with ``done`` if the turn of ``seat`` waits there."""
-        if self.g.current_player == seat and self.g.phase.name == "END_TURN":
-            self.g.apply("done")
-
-    def opponent_discards(self) -> None:
-        g = self.g
-        assert g.current_player == 1, g.phase.name
-        r, c = SANDBOX_STACKS[self.next_filler]
-        self.next_filler -= 1
-        g.apply(f"take {r},{c}")
-        g.apply("discard")
-        # Seat 1 has an empty Realm, but a card such as Destruction may still be
-        # activated (paid with its Shrine) after the Action: it declines.
-        if g.current_player == 1 and g.phase.name == "SPIRITS":
-            g.apply("done")
-        self.end_turn(1)
-        assert g.current_player == 0 and g.phase.name == "ACTION"
 
 
 def realm(dc, *rows: str):
@@ -278,7 +193,7 @@ def wind_payment_position(dc):
     """Seat 0 at the start of its 7th turn, with Wind in play: Seasons consolidated on
     row 0 (no Shrine built), Me1 face up on top of (0,1) (height 2), Me2 face up on
     (2,2). Shrine Pool 7, VP 2."""
-    b = Builder(dc, ["Se1", "Se2", "Se3", "Se4", "Me1", "Me2"], spirits=["wind"])
+    b = Sandbox(dc, ["Se1", "Se2", "Se3", "Se4", "Me1", "Me2"], spirits=["wind"])
     for cell in [(0, 0), (0, 1), (0, 2), (0, 3)]:
         b.single(cell, shrines=None)
     b.single((0, 1))
@@ -380,8 +295,8 @@ def test_spirits_opens_after_place_discard_and_summon(dc):
     g.apply("summon")
     assert g.countdown_tokens(0) == 1
     spirits_then_done()
-    for space, cell, payers in (("0,2", "0,1", [(0, 0), (0, 1)]), ("0,3", "0,2", [(0, 0), (0, 1), (0, 2)])):
-        g.apply(f"take {space}")
+    for pick, cell, payers in (("0,2", "0,1", [(0, 0), (0, 1)]), ("0,3", "0,2", [(0, 0), (0, 1), (0, 2)])):
+        g.apply(f"take {pick}")
         g.apply("take-shrine")
         g.apply(f"place {cell}")
         spirits_then_done(payers)
@@ -407,7 +322,7 @@ def test_pick_cards_open_nothing_after_the_action(dc):
     """R-SPIRIT-2: Elegance, Deep and Deception need a pick still to come, so with
     only them in play nothing is offered after the placement: the turn ends by itself,
     exactly as in the base game."""
-    b = Builder(dc, ["Me1"], spirits=["deep", "elegance", "deception"])
+    b = Sandbox(dc, ["Me1"], spirits=["deep", "elegance", "deception"])
     g = b.g
     b.place_single((0, 0))
     assert g.current_player == 1 and g.phase.name == "ACTION"
@@ -422,7 +337,7 @@ def test_destruction_is_offered_after_the_placement(dc):
     position). ``done`` after a fourth Merchant Consolidates a set: its Shrine step,
     then END_TURN with ``done`` and Destruction (now paid only with a Shrine: every
     tile is face down); ``done`` there ends the turn."""
-    b = Builder(dc, ["Me1", "Me2", "Me3", "Me4"], spirits=["destruction", "deep", "elegance", "deception"])
+    b = Sandbox(dc, ["Me1", "Me2", "Me3", "Me4"], spirits=["destruction", "deep", "elegance", "deception"])
     g = b.g
     b.place_single((0, 0))
     assert g.current_player == 0 and g.phase.name == "SPIRITS"
@@ -458,7 +373,7 @@ def test_decision_points_of_every_spirit(dc):
     the card used). END_TURN follows the Consolidation step only when that step makes
     a set: after a Spirit in SPIRITS has already Consolidated every group, ``done``
     makes none and the turn passes at once."""
-    b = Builder(dc, ["Me2", "So2", "Fa2", "Me2", "Dr1", "Dr2", "Dr3", "Se2", "Se4", "Se2", "Se1", "Se3"],
+    b = Sandbox(dc, ["Me2", "So2", "Fa2", "Me2", "Dr1", "Dr2", "Dr3", "Se2", "Se4", "Se2", "Se1", "Se3"],
                 spirits=10)
     # Row 1: Me2 So2 Fa2 Me2 (a same-number group for Beauty); row 3: three Dragons
     # (Cunning); row 0: Seasons on (0,0) (0,1) (0,3), a gap on (0,2) for the fourth.
@@ -643,7 +558,7 @@ def test_elegance_between_the_picks_forces_the_second_pick(dc):
 def test_elegance_not_offered_without_a_pick(dc):
     """R-SPIRIT-1/2: Elegance is offered only when a pick with a free short side (and
     not Available) exists; in the sandbox every top tile is Available."""
-    b = Builder(dc, ["Me1", "Me1"], spirits=["elegance"])
+    b = Sandbox(dc, ["Me1", "Me1"], spirits=["elegance"])
     g = b.g
     assert spirit_texts(g) == []
     b.take()
@@ -685,7 +600,7 @@ def test_deception_needs_room_for_two_after_paying(dc):
     with a tile alone on its cell (paying frees a second cell), never with a Shrine."""
     codes = ["Me1" if (r + c) % 2 == 0 else "So1" for r, c in ALL_CELLS]
     codes = [c if i < 8 else c.replace("1", "2") for i, c in enumerate(codes)]  # 4 copies of each
-    b = Builder(dc, codes[:15] + ["Se1"], spirits=["deception"])
+    b = Sandbox(dc, codes[:15] + ["Se1"], spirits=["deception"])
     for cell in ALL_CELLS[:15]:
         b.single(cell)
     g = b.g
@@ -707,7 +622,7 @@ def deep_game(dc):
     tops = ["Dr1", "Dr2", "Dr1", "Wi1"]
     # Every other Dragon tile is covered, far from seat 0's picks.
     rest = ["Dr1", "Dr1", "Dr2", "Dr2", "Dr2", "Dr3", "Dr3", "Dr3", "Dr3"]
-    return Builder(dc, tops, bottoms={0: "Me1", **{10 + i: code for i, code in enumerate(rest)}}, spirits=["deep"])
+    return Sandbox(dc, tops, bottoms={0: "Me1", **{10 + i: code for i, code in enumerate(rest)}}, spirits=["deep"])
 
 
 def test_deep_takes_a_tile_of_the_same_type_even_identical(dc):
@@ -762,7 +677,7 @@ def test_observation_second_pick_modes(dc):
     """docs/cards.md "Observation additions": ``second_pick`` is DEEP or DECEPTION while
     that card's pick is pending (tensor planes 294 and 293)."""
     for card, plane in (("deep", 294), ("deception", 293)):
-        b = deep_game(dc) if card == "deep" else Builder(dc, ["Dr1"], spirits=["deception"])
+        b = deep_game(dc) if card == "deep" else Sandbox(dc, ["Dr1"], spirits=["deception"])
         g = b.g
         g.apply("take 0,0")
         g.apply(f"spirit {card} shrine")
@@ -776,7 +691,7 @@ def test_observation_second_pick_modes(dc):
 def strength_position(dc, spirits=("strength",)):
     """Winds consolidated on row 0 with a Shrine on (0,0); Me1 face up on (1,0);
     Shrine Pool 5; seat 0 at its first pick."""
-    b = Builder(dc, ["Wi1", "Wi2", "Wi3", "Wi4", "Me1"], spirits=list(spirits))
+    b = Sandbox(dc, ["Wi1", "Wi2", "Wi3", "Wi4", "Me1"], spirits=list(spirits))
     for cell in [(0, 0), (0, 1), (0, 2)]:
         b.single(cell)
     b.single((0, 3), shrines=[(0, 0)])
@@ -842,7 +757,7 @@ def test_strength_second_tile_on_the_first_when_face_down(dc):
 def farmers_position(dc, spirits=("strength",), more=(), later=()):
     """Fa1 Fa2 Fa3 face up on (2,0) (2,1) (2,2), Fa4 on (3,3), then the ``more``
     (code, cell) singles; ``later`` are the next top tiles, not taken yet."""
-    b = Builder(dc, ["Fa1", "Fa2", "Fa3", "Fa4"] + [code for code, _ in more] + list(later), spirits=list(spirits))
+    b = Sandbox(dc, ["Fa1", "Fa2", "Fa3", "Fa4"] + [code for code, _ in more] + list(later), spirits=list(spirits))
     for cell in [(2, 0), (2, 1), (2, 2), (3, 3)] + [cell for _, cell in more]:
         b.single(cell)
     return b
@@ -899,7 +814,7 @@ def test_wind_moves_a_shrine_onto_the_tile_it_flipped(dc):
     you built onto another face-down top tile without a Shrine, the flipped tile
     included, never back on its own cell. Before anything happened `done` is not
     offered; after the flip it skips the move."""
-    b = Builder(dc, ["Wi1", "Wi2", "Wi3", "Wi4", "Me1"], spirits=["wind"])
+    b = Sandbox(dc, ["Wi1", "Wi2", "Wi3", "Wi4", "Me1"], spirits=["wind"])
     for cell in [(0, 0), (0, 1), (0, 2)]:
         b.single(cell)
     b.single((0, 3), shrines=[(0, 0)])
@@ -934,7 +849,7 @@ def test_wind_moves_a_shrine_onto_the_tile_it_flipped(dc):
 def test_no_shrine_is_built_on_the_flipped_tile(dc):
     """R-SPIRIT-2 Wind (after the placements, SPIRITS), rulebook FAQ: the flipped tile is not Consolidated:
     no Shrine can be built on it, even next to a set Consolidated that turn."""
-    b = Builder(dc, ["Fa1", "Fa2", "Fa3", "Me1", "Fa4"], spirits=["wind"])
+    b = Sandbox(dc, ["Fa1", "Fa2", "Fa3", "Me1", "Fa4"], spirits=["wind"])
     for cell in [(3, 0), (3, 1), (3, 2), (2, 0)]:
         b.single(cell)
     g = b.g
@@ -952,7 +867,7 @@ def test_no_shrine_is_built_on_the_flipped_tile(dc):
 def test_wind_not_offered_when_the_payment_leaves_nothing_to_do(dc):
     """R-SPIRIT-1: with one face-up tile and no Shrine built, paying with that tile
     would leave Wind nothing to do, so only the Shrine payment is offered."""
-    b = Builder(dc, ["Me1"], spirits=["wind"])
+    b = Sandbox(dc, ["Me1"], spirits=["wind"])
     b.single((0, 0))
     g = b.g
     assert spirit_texts(g) == ["spirit wind shrine"]
@@ -965,7 +880,7 @@ def test_change_completes_a_set_as_the_new_type(dc):
     """R-SPIRIT-2 Change: a face-up Special tile treated as another type completes a
     group of 4 of that type through it; the set is scored and gets Shrines as that
     type (1 for Merchants). A payment that breaks the group is not offered."""
-    b = Builder(dc, ["Me1", "Me2", "Me3", "Wi1"], spirits=["change"])
+    b = Sandbox(dc, ["Me1", "Me2", "Me3", "Wi1"], spirits=["change"])
     for cell in [(1, 0), (1, 1), (1, 3)]:
         b.single(cell)
     g = b.g
@@ -991,7 +906,7 @@ def test_change_must_complete_a_set_not_join_one(dc):
     so that payment is not offered; paying with the far Merchant leaves 3, which the
     Wind then completes (R-SPIRIT-1: judged after paying). Declined, the 4 Merchants
     are Consolidated as usual and the Wind stays face up."""
-    b = Builder(dc, ["Wi1", "Me1", "Me2", "Me3", "Me4"], spirits=["change"])
+    b = Sandbox(dc, ["Wi1", "Me1", "Me2", "Me3", "Me4"], spirits=["change"])
     for cell in [(0, 0), (1, 1), (1, 2), (1, 3)]:
         b.single(cell)
     g = b.g
@@ -1007,7 +922,7 @@ def test_change_must_complete_a_set_not_join_one(dc):
 def test_change_into_dragons_gets_the_dragon_bonus_and_two_shrines(dc):
     """R-SPIRIT-2 Change, R-CONS-3, R-SHRINE-1: a Season changed into a Dragon makes a
     Dragon set: 2 + 1 VP and up to 2 Shrines."""
-    b = Builder(dc, ["Dr1", "Dr2", "Dr3", "Se1"], spirits=["change"])
+    b = Sandbox(dc, ["Dr1", "Dr2", "Dr3", "Se1"], spirits=["change"])
     for cell in [(0, 0), (0, 1), (0, 2)]:
         b.single(cell)
     g = b.g
@@ -1029,7 +944,7 @@ def test_change_cannot_prevent_a_set(dc):
     never offered (no payment takes it out of its group), and the Winds are
     Consolidated."""
     tops = ["Me1", "Me2", "Me3", "Wi1", "Wi2", "Wi3", "Wi1", "Wi2", "Wi3", "Wi4"]
-    b = Builder(dc, tops, spirits=["change", "wind"])
+    b = Sandbox(dc, tops, spirits=["change", "wind"])
     for cell in [(0, 1), (1, 1), (3, 1), (0, 0), (1, 0), (2, 0), (0, 2), (1, 2), (2, 2)]:
         b.single(cell)
     g = b.g
@@ -1050,7 +965,7 @@ def test_change_cannot_take_a_tile_out_of_a_set(dc):
     leave that set: the changed tile must be part of the set it completes. Here Wi on
     (1,1), in a 2 x 3 block of Winds, sits under three Merchants."""
     tops = ["Me1", "Me2", "Me3", "Wi1", "Wi2", "Wi1", "Wi2", "Wi4", "Wi4"]
-    b = Builder(dc, tops, spirits=["change", "wind"])
+    b = Sandbox(dc, tops, spirits=["change", "wind"])
     for cell in [(0, 0), (0, 1), (0, 2), (1, 0), (2, 0), (1, 2), (2, 2)]:
         b.single(cell)
     g = b.g
@@ -1070,7 +985,7 @@ def test_change_condition_is_judged_after_paying(dc):
     a group of 4+ of its own type) holds on the Realm after paying. Paying with a Wind
     of the waiting group of 4 leaves 3 Winds, so Wi2 may then complete 4 Merchants;
     paying with a Shrine leaves the Wind group whole, so it is not offered."""
-    b = Builder(dc, ["Me1", "Me2", "Me3", "Wi1", "Wi2", "Wi3", "Wi4"], spirits=["change"])
+    b = Sandbox(dc, ["Me1", "Me2", "Me3", "Wi1", "Wi2", "Wi3", "Wi4"], spirits=["change"])
     for cell in [(0, 1), (1, 1), (3, 1), (2, 0), (2, 1), (2, 2)]:
         b.single(cell)
     g = b.g
@@ -1092,7 +1007,7 @@ def test_change_with_cunning_makes_a_set_of_three(dc):
     changed Special tile may complete a group of exactly 3; Cunning is activated next
     (paid outside the group) and the 3 tiles are a Cunning set of the new type: 2 VP
     +1 for Dragons, 2 Shrines."""
-    b = Builder(dc, ["Dr1", "Dr2", "Se1"], spirits=["change", "cunning"])
+    b = Sandbox(dc, ["Dr1", "Dr2", "Se1"], spirits=["change", "cunning"])
     b.single((0, 0))
     b.single((0, 1))
     g = b.g
@@ -1117,7 +1032,7 @@ def test_change_with_cunning_makes_a_set_of_three(dc):
 def test_change_needs_a_group_of_four_without_cunning(dc):
     """R-SPIRIT-2 Change: without Cunning a group of 3 through the changed tile is not
     enough: Change is not offered, and neither SPIRITS nor END_TURN opens."""
-    b = Builder(dc, ["Dr1", "Dr2", "Se1"], spirits=["change"])
+    b = Sandbox(dc, ["Dr1", "Dr2", "Se1"], spirits=["change"])
     b.single((0, 0))
     b.single((0, 1))
     g = b.g
@@ -1129,7 +1044,7 @@ def test_change_needs_a_group_of_four_without_cunning(dc):
 
 def faith_winds(dc):
     """Wi1-Wi3 on (0,0)-(0,2); seat 0 has just placed Wi4 on (0,3). Shrine Pool 5."""
-    b = Builder(dc, ["Wi1", "Wi2", "Wi3", "Wi4"], spirits=["faith"])
+    b = Sandbox(dc, ["Wi1", "Wi2", "Wi3", "Wi4"], spirits=["faith"])
     for cell in [(0, 0), (0, 1), (0, 2)]:
         b.single(cell)
     g = b.g
@@ -1188,7 +1103,7 @@ def test_faith_after_the_placements_before_the_consolidation(dc):
 def test_faith_needs_a_shrine_in_the_pool_after_paying(dc):
     """R-SPIRIT-1: with 1 Shrine in the pool, Faith cannot be paid with it (no Shrine
     would be left to build); paying with a face-up tile outside the set is offered."""
-    b = Builder(dc, ["Me1", "Me1", "Wi1", "Wi1", "Wi2", "Wi2"], spirits=["faith"])
+    b = Sandbox(dc, ["Me1", "Me1", "Wi1", "Wi1", "Wi2", "Wi2"], spirits=["faith"])
     b.pair([(3, 0), (3, 3)])
     b.pair([(0, 0), (0, 1)])
     g = b.g
@@ -1213,7 +1128,7 @@ def test_faith_not_on_tiles_of_an_earlier_turn_and_on_any_set_of_this_turn(dc):
     Consolidated in an earlier turn; with several sets this turn it may go on any tile
     of any of them (each set's own allowance stays on its own tiles)."""
     tops = ["Se1", "Se2", "Se3", "Se4", "Me1", "Me2", "Me3", "Me4", "Me5", "Me1", "Me6", "Me6"]
-    b = Builder(dc, tops, spirits=["faith"])
+    b = Sandbox(dc, tops, spirits=["faith"])
     for cell in [(1, 1), (1, 2), (2, 1), (2, 2)]:
         b.single(cell, shrines=None)  # an earlier set, no Shrine
     set_a = [(0, 0), (0, 1), (0, 2)]
@@ -1309,7 +1224,7 @@ def test_beauty_same_number_factions(dc, bonus):
     """R-SPIRIT-2 Beauty: a group of 4+ face-up Faction tiles with the same number (any
     Factions) is Consolidated: VP for its size +1 (always, as if Dragons), up to 2
     Shrines. Only payments that keep a group of 4 are offered."""
-    b = Builder(dc, ["So2", "Me2", "So2", "Me2", "Fa2"], spirits=["beauty"], rules=dc.Rules(dragon_set_bonus=bonus))
+    b = Sandbox(dc, ["So2", "Me2", "So2", "Me2", "Fa2"], spirits=["beauty"], rules=dc.Rules(dragon_set_bonus=bonus))
     for cell in [(0, 0), (1, 0), (1, 1), (1, 3)]:
         b.single(cell)
     g = b.g
@@ -1336,7 +1251,7 @@ def test_beauty_offered_at_the_start_of_a_turn(dc):
     was offered only after the placements): a same-number group made in an earlier
     turn and declined then is offered to Beauty before the Action and between the
     picks (only the Shrine pays: any of the 4 tiles would break the group)."""
-    b = Builder(dc, ["Me3", "So3", "Fa3", "Me3", "Me6"], spirits=["beauty"])
+    b = Sandbox(dc, ["Me3", "So3", "Fa3", "Me3", "Me6"], spirits=["beauty"])
     for cell in [(0, 0), (0, 1), (0, 2), (0, 3)]:
         b.single(cell)
     g = b.g
@@ -1351,7 +1266,7 @@ def test_beauty_offered_at_the_start_of_a_turn(dc):
 def test_cunning_consolidates_exactly_three(dc, codes, vp, shrines):
     """R-SPIRIT-2 Cunning: a group of exactly 3 face-up tiles of one type is
     Consolidated: 2 VP (+1 for Dragons, R-CONS-3), Shrines as for its type."""
-    b = Builder(dc, codes, spirits=["cunning"])
+    b = Sandbox(dc, codes, spirits=["cunning"])
     b.single((0, 0))
     b.single((0, 1))  # a group of 2: nothing for Cunning
     g = b.g
@@ -1373,7 +1288,7 @@ def test_cunning_needs_exactly_three_after_paying(dc):
     """R-SPIRIT-2 Cunning, R-SPIRIT-1 (judged after paying): a line of 4 Farmers is no
     Cunning group; paying with an end tile leaves exactly 3 (offered), paying with a
     Shrine or a middle tile does not. Declined, the 4 are Consolidated as usual."""
-    b = Builder(dc, ["Fa1", "Fa2", "Fa3", "Fa4"], spirits=["cunning"])
+    b = Sandbox(dc, ["Fa1", "Fa2", "Fa3", "Fa4"], spirits=["cunning"])
     for cell in [(0, 0), (0, 1), (0, 3)]:
         b.single(cell)
     g = b.g
@@ -1396,14 +1311,14 @@ def scripted_games(dc):
     """(game, script) pairs: positions, then turns full of card actions."""
     strength = strength_position(dc)
     yield strength.g, ["spirit strength shrine", "move-from 0,2", "move-to 2,2", "move-from 0,3", "move-to 2,2",
-                       f"take {strength.space(5)}", "discard"]
+                       f"take {space(5)}", "discard"]
     wind = strength_position(dc, spirits=("wind", "faith"))
-    yield wind.g, ["spirit wind shrine", "flip 1,0", "shrine-from 0,0", "shrine-to 1,0", f"take {wind.space(5)}",
+    yield wind.g, ["spirit wind shrine", "flip 1,0", "shrine-from 0,0", "shrine-to 1,0", f"take {space(5)}",
                    "take-shrine", "place 3,3"]
-    cunning = Builder(dc, ["Dr1", "Dr2", "Se1"], spirits=["change", "cunning"], dragons=["devotion", "knowledge"])
+    cunning = Sandbox(dc, ["Dr1", "Dr2", "Se1"], spirits=["change", "cunning"], dragons=["devotion", "knowledge"])
     cunning.single((0, 0))
     cunning.single((0, 1))
-    yield cunning.g, [f"take {cunning.space(2)}", "take-shrine", "place 0,2", "spirit change shrine", "change 0,2 dragon",
+    yield cunning.g, [f"take {space(2)}", "take-shrine", "place 0,2", "spirit change shrine", "change 0,2 dragon",
                       "spirit cunning shrine", "shrine 0,0", "shrine 0,1"]
     yield game(dc, ONE_HIGH, {}, spirits=["destruction"]), ["spirit destruction shrine", "destroy 0,0", "summon"]
 
@@ -1657,7 +1572,7 @@ def test_dragon_bonuses_in_the_score_breakdown(dc):
     """R-END-2, R-DRAGON-2/8/10: each Dragon in play adds its points under its name in
     ``score_breakdown(p)["dragons"]``, during the game too, and they add up in the
     total and in ``scores()``."""
-    b = Builder(dc, ["Wi1", "Wi2", "Wi3", "Se1", "Wi4"], dragons=["fortitude", "knowledge", "tranquility"])
+    b = Sandbox(dc, ["Wi1", "Wi2", "Wi3", "Se1", "Wi4"], dragons=["fortitude", "knowledge", "tranquility"])
     for cell in [(0, 0), (0, 1), (0, 2), (1, 0)]:
         b.single(cell)
     g = b.g

@@ -6,11 +6,7 @@ from __future__ import annotations
 import pytest
 
 from dragoncastle.agents import RandomAgent
-from helpers import FLAT, Sandbox, game, play_out
-
-
-def texts(g) -> list[str]:
-    return [str(a) for a in g.legal_actions()]
+from helpers import FLAT, Sandbox, game, play_out, texts
 
 
 def first_picks(g) -> set[tuple[int, int]]:
@@ -288,7 +284,7 @@ def test_shrines_only_on_this_turns_sets(dc):
     """R-SHRINE-1: no Shrine on tiles Consolidated in earlier turns."""
     sb = Sandbox(dc, ["Se1", "Se2", "Se3", "Se4", "So1", "So1", "So1", "So1"])
     for cell in [(0, 0), (0, 1), (0, 2), (0, 3)]:
-        sb.single(cell, shrines=None, done=True)  # declines the Shrines
+        sb.single(cell, shrines=None)  # declines the Shrines
     g = sb.g
     assert g.realm(0).top((0, 0)) == (None, False)
     # Next consolidation elsewhere offers only its own tiles.

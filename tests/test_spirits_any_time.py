@@ -12,7 +12,7 @@ placements, before the Consolidation step), SHRINE (the Shrine step) and END_TUR
 Every scenario takes the engine module (``dc``) and a :class:`Trace` that records the
 legal actions (as text) before each decision it makes; ``test_engines_agree``
 replays every scenario on both engines and compares those lists and the final JSON.
-Positions are built on :data:`helpers.SANDBOX` with ``test_cards.Builder`` (seat 0
+Positions are built on :data:`helpers.SANDBOX` with ``helpers.Sandbox`` (seat 0
 builds its Realm one tile per turn; seat 1 only discards).
 """
 
@@ -26,8 +26,8 @@ import pytest
 
 import dragoncastle
 from dragoncastle import reference
-from helpers import SANDBOX_STACKS, game
-from test_cards import ALL_CELLS, DOWN, Builder, assert_illegal, cell_texts, cells_of, shrine_cells, texts, up
+from helpers import Sandbox, game, space, texts
+from test_cards import ALL_CELLS, DOWN, assert_illegal, cell_texts, cells_of, shrine_cells, up
 
 ENGINE_MODULES = {"rust": dragoncastle, "reference": reference}
 
@@ -65,18 +65,12 @@ def without_spirits(legal: list[str]) -> list[str]:
     return [t for t in legal if not t.startswith("spirit ")]
 
 
-def space(k: int) -> str:
-    """The castle space of sandbox stack ``k`` as action text."""
-    r, c = SANDBOX_STACKS[k]
-    return f"{r},{c}"
-
-
 # ---------------------------------------------------------------- each decision point
 
 def winds_position(dc, spirits=("wind",)):
     """Seat 0 at the start of a turn: Wi1 Wi2 Wi3 face up on (0,0) (0,1) (0,2), Me1 face
     up on (3,3); Shrine Pool 5. The next two top tiles (stacks 4 and 5) are Wi4, Wi4."""
-    b = Builder(dc, ["Wi1", "Wi2", "Wi3", "Me1", "Wi4", "Wi4"], spirits=list(spirits))
+    b = Sandbox(dc, ["Wi1", "Wi2", "Wi3", "Me1", "Wi4", "Wi4"], spirits=list(spirits))
     for cell in [(0, 0), (0, 1), (0, 2), (3, 3)]:
         b.single(cell)
     assert b.g.shrine_pool(0) == 5 and b.g.phase.name == "ACTION" and b.g.current_player == 0
@@ -290,7 +284,7 @@ def test_cunning_at_the_start_of_a_turn_on_an_earlier_group(dc, tr):
     turns (Cunning declined then) are Consolidated at the start of a later turn: 2 VP,
     its own Shrine step (1 Shrine, a Faction set, R-SHRINE-1), then the Action follows
     as usual. Any tile payment would break the group: only the Shrine pays."""
-    b = Builder(dc, ["Fa1", "Fa2", "Fa3", "Me5"], spirits=["cunning"])
+    b = Sandbox(dc, ["Fa1", "Fa2", "Fa3", "Me5"], spirits=["cunning"])
     for cell in [(0, 0), (0, 1), (0, 2)]:
         b.single(cell)
     g = b.g
@@ -316,7 +310,7 @@ def test_beauty_at_the_start_of_a_turn_on_an_earlier_group(dc, tr):
     numbered 4 (Merchant, Soldier, Farmer, Soldier) placed in earlier turns is
     Consolidated at the start of a later turn: 2 + 1 VP and up to 2 Shrines, then the
     Action follows."""
-    b = Builder(dc, ["Me4", "So4", "Fa4", "So4", "Wi1"], spirits=["beauty"])
+    b = Sandbox(dc, ["Me4", "So4", "Fa4", "So4", "Wi1"], spirits=["beauty"])
     for cell in [(1, 0), (1, 1), (2, 1), (2, 0)]:
         b.single(cell)
     g = b.g
@@ -344,7 +338,7 @@ def test_strength_after_the_shrine_step_makes_a_set_with_its_own_shrine_step(dc,
     step, Strength moves Fa4 beside three Farmers: the new set is Consolidated at once
     with its own Shrine step, which serves only the new set (leaving a Shrine step ends
     the allowances of the sets before it). Then the turn ends by itself."""
-    b = Builder(dc, ["Fa1", "Fa2", "Fa3", "Fa4", "Wi1", "Wi2", "Wi3", "Wi4"], spirits=["strength"])
+    b = Sandbox(dc, ["Fa1", "Fa2", "Fa3", "Fa4", "Wi1", "Wi2", "Wi3", "Wi4"], spirits=["strength"])
     for cell in [(2, 0), (2, 1), (2, 2), (3, 3), (0, 0), (0, 1), (0, 2)]:
         b.single(cell)
     g = b.g
@@ -379,7 +373,7 @@ def test_end_turn_offered_only_when_an_activation_is_legal(dc, tr):
     then the Consolidation step and its Shrine step, then END_TURN (Wind may move the
     Shrine just built), where only ``done`` and activations are legal; ``done`` ends
     the turn."""
-    b = Builder(dc, ["Me1", "So1", "So2", "So3", "So4"], spirits=["wind"])
+    b = Sandbox(dc, ["Me1", "So1", "So2", "So3", "So4"], spirits=["wind"])
     g = b.g
     tr.apply(g, f"take {space(0)}", "discard")
     assert g.current_player == 1 and g.vp_tokens(0) == 1
@@ -433,7 +427,7 @@ def test_a_spirit_between_identical_placements_lifts_the_order(dc, tr):
     tile may go on any free cell (a Spirit may come between, so the orders differ);
     once it is used before the first placement, the first never goes on the highest
     free cell and the second only above the first."""
-    b = Builder(dc, ["Me1", "Me1"], spirits=["destruction"])
+    b = Sandbox(dc, ["Me1", "Me1"], spirits=["destruction"])
     g = b.g
     tr.apply(g, f"take {space(0)}", f"take {space(1)}")
     assert g.phase.name == "PLACE" and g.shrine_pool(0) == 1
@@ -475,7 +469,7 @@ def between_position(dc):
     """Wi2 Wi3 Wi4 face up on (0,0) (0,1) (0,2); Fa1 Fa2 Fa3 on (2,0) (2,1) (2,2), Fa4 on
     (3,3); seat 0 holds the Pair Wi1, Wi1 and has placed the first on (0,3): four
     Winds face up. Strength and Destruction in play; Shrine Pool 8."""
-    b = Builder(dc, ["Wi2", "Wi3", "Wi4", "Fa1", "Fa2", "Fa3", "Fa4", "Wi1", "Wi1"],
+    b = Sandbox(dc, ["Wi2", "Wi3", "Wi4", "Fa1", "Fa2", "Fa3", "Fa4", "Wi1", "Wi1"],
                 spirits=["strength", "destruction"])
     for cell in [(0, 0), (0, 1), (0, 2), (2, 0), (2, 1), (2, 2), (3, 3)]:
         b.single(cell)
@@ -551,7 +545,7 @@ def test_no_shrine_between_the_placements_that_leaves_no_cell_for_the_second_til
     layout = {(0, 1): "Me1", (0, 2): "So1", (0, 3): "Fa1", (1, 0): "So2", (1, 1): "Fa2", (1, 2): "Me2",
               (1, 3): "So3", (2, 0): "Fa3", (2, 1): "Me3", (2, 2): "So4", (2, 3): "Fa4", (3, 0): "Me4",
               (3, 1): "Dr1", (3, 2): "Dr2", (3, 3): "Dr3"}
-    b = Builder(dc, list(layout.values()) + ["Se1", "Se1"], spirits=["faith", "cunning"])
+    b = Sandbox(dc, list(layout.values()) + ["Se1", "Se1"], spirits=["faith", "cunning"])
     for cell in layout:
         b.single(cell)
     g = b.g
@@ -592,7 +586,7 @@ def test_beauty_during_a_shrine_step(dc, tr):
     with its own allowance (2 each; allowances do not pool); after the last Shrine,
     nothing is left to activate and the turn ends."""
     tops = ["Wi1", "Wi2", "Wi3", "So2", "Fa2", "So2", "Fa2", "Wi4"]
-    b = Builder(dc, tops, spirits=["beauty"])
+    b = Sandbox(dc, tops, spirits=["beauty"])
     for cell in [(0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2), (1, 3)]:
         b.single(cell)
     g = b.g
@@ -623,7 +617,7 @@ def winds_beside(dc, tr, row_1, spirits):
     (0,3): four Winds face up beside the group of row 1, after the placement (SPIRITS,
     where ``spirits`` has an activation). Shrine Pool 1 + the tiles taken (9 with four tiles in row 1)."""
     tops = ["Wi1", "Wi2", "Wi3", *row_1, "Wi4"]
-    b = Builder(dc, tops, spirits=spirits)
+    b = Sandbox(dc, tops, spirits=spirits)
     for cell in [(0, 0), (0, 1), (0, 2)] + [(1, c) for c in range(len(row_1))]:
         b.single(cell)
     g = b.g

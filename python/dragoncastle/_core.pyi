@@ -1,4 +1,9 @@
-"""Type stubs for the Rust extension ``dragoncastle._core``."""
+"""The Rust core of ``dragoncastle``: games, actions, layouts, batch play and
+search. Use it through ``dragoncastle``, which re-exports the public names."""
+
+# Type stubs for the Rust extension: its docstrings are the `///` comments of
+# rust/python/*.rs, which become the runtime __doc__s (tests/test_api_docs.py
+# checks that they are the same), followed by examples for editors.
 
 from typing import Any, Callable, ClassVar, Optional, Sequence, Union, final
 
