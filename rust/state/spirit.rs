@@ -380,18 +380,40 @@ impl State {
         let up = realm.face_up();
         let specials = realm.special_up();
         let cunning = self.cunning_ready();
-        let need = if cunning { 2 } else { 3 };
+        if !cunning {
+            // Every group is below 4, so the Special on `s` completes a set of
+            // `ty` iff `ty`'s tiles with it hold a group of 4, and a payment
+            // keeps that choice iff it leaves one: two table look-ups.
+            let (mut cells, mut any) = (0u16, false);
+            for ty in TileType::ALL {
+                let of = realm.of_type(ty);
+                // With every Special beside it at once no group of 4: with one, none either.
+                let beside = neighbours(of) & specials & !of;
+                if beside == 0 || !SETS.has(of | beside) {
+                    continue;
+                }
+                for s in cells_of(beside) {
+                    let with = of | 1 << s;
+                    if SETS.has(with) {
+                        any = true;
+                        cells |= (up & !with) | (SETS.keeping(with) & of);
+                    }
+                }
+            }
+            return (cells, pool >= 1 && any);
+        }
+        // With Cunning ready, a group of 3 will do too.
         let (mut cells, mut shrine) = (0u16, false);
         // Enough tiles of `ty` in a group with the Special on `s`: 4, or 3
         // with Cunning paid next by a tile outside the group or a Shrine.
         let enough = |g: u16, up: u16, pool: u8| match g.count_ones() {
             n if n >= 4 => true,
-            3 => cunning && (pool >= 1 || up & !g != 0),
+            3 => pool >= 1 || up & !g != 0,
             _ => false,
         };
         for ty in TileType::ALL {
             let of = realm.of_type(ty);
-            if of.count_ones() < need {
+            if of.count_ones() < 2 {
                 continue;
             }
             for s in cells_of(neighbours(of) & specials & !of) {
@@ -403,17 +425,11 @@ impl State {
                 // A tile outside the group leaves it whole.
                 let outside = up & !g;
                 // (With 3, Cunning is paid next: a Shrine, or another tile outside.)
-                if g.count_ones() >= 4 || cunning && (pool >= 1 || outside.count_ones() >= 2) {
+                if g.count_ones() >= 4 || pool >= 1 || outside.count_ones() >= 2 {
                     cells |= outside;
                 }
                 // A tile of the group shrinks it, or splits it (a group of
                 // exactly 4 then has 3: too few without Cunning).
-                if !cunning {
-                    // Settled, every other group of `ty` is below 4: the
-                    // group of 4 left without a tile is the one with `s`.
-                    cells |= SETS.keeping(g) & up & !(1 << s);
-                    continue;
-                }
                 for c in cells_of(g & up & !(cells | 1 << s)) {
                     let b = 1u16 << c;
                     if enough(flood(1 << s, (of & !b) | 1 << s), up & !b, pool) {
@@ -584,6 +600,18 @@ impl State {
     pub(crate) fn change_types(&self, cell: usize) -> u8 {
         let realm = self.mover_realm();
         let pool = self.players[self.current as usize].shrine_pool;
+        if !self.cunning_ready() && realm.types_with_groups(&SETS) == 0 {
+            // Every group below 4: a type is a choice iff its tiles with this
+            // Special hold a group of 4 (`change_fits`, as in `change_payments_settled`).
+            let Some(own) = realm.face_up_tile(cell).map(|t| t.tile_type()) else { return 0 };
+            if own.is_faction() {
+                return 0;
+            }
+            return TileType::ALL
+                .iter()
+                .filter(|&&t| t != own && SETS.has(realm.of_type(t) | 1 << cell))
+                .fold(0, |m, &t| m | 1 << t.index());
+        }
         (0..TileType::COUNT).filter(|&t| self.change_group(realm, pool, cell, t).is_some()).fold(0, |m, t| m | 1 << t)
     }
 

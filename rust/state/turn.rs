@@ -36,15 +36,15 @@ impl State {
     /// then ends (or waits in `END_TURN` while a Spirit may still be used).
     pub(crate) fn consolidation_step(&mut self) {
         let seat = self.current as usize;
-        // A Realm is settled after every turn: only placed tiles or a Spirit can
-        // have made a set (a Discard or a Summon alone cannot).
-        if self.placed > 0 || self.turn_cards.used != 0 {
-            // Without a Spirit only the placed tiles changed the Realm, so a
-            // new set contains one of them: flood from those cells alone (the
-            // hot path of every turn).
-            let seeds = if self.turn_cards.used == 0 { self.placed_cells } else { crate::realm::ALL };
-            self.consolidate_from(seat, seeds);
+        // A Realm is settled after every turn, and a Spirit's effect
+        // Consolidates the sets it makes at once (`finish_card`); a payment or
+        // a flip only turns tiles face down. So a set still to Consolidate
+        // holds a placed tile: flood from those cells alone (a Discard or a
+        // Summon places none).
+        if self.placed > 0 {
+            self.consolidate_from(seat, self.placed_cells);
         }
+        debug_assert_eq!(self.players[seat].realm.types_with_groups(&crate::groups::SETS), 0, "a set left unconsolidated");
         self.turn_cards.resume = Resume::End;
         if self.n_sets == 0 && self.spirits == 0 {
             self.end_turn(); // the base game's turn without a set: nothing to close
