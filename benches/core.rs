@@ -2,7 +2,7 @@
 
 use std::hint::black_box;
 
-use _core::action::ActionList;
+use _core::ActionList;
 use _core::agents::{random_action, random_playout};
 use _core::rng::SplitMix64;
 use _core::{Game, Rules, State};

@@ -9,8 +9,8 @@ use _core::eval::network::{Header, Network, NetworkEval};
 use _core::eval::RolloutEval;
 use _core::rng::SplitMix64;
 use _core::search::{Evaluator, MAX_SEATS};
-use _core::setup::Setup;
-use _core::state::State;
+use _core::Setup;
+use _core::State;
 use _core::NUM_ACTIONS;
 
 fn positions(players: usize, n: usize) -> Vec<State> {

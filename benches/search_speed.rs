@@ -3,10 +3,10 @@
 
 use std::time::Instant;
 
-use _core::layout::Layout;
+use _core::Layout;
 use _core::eval::{Reward, Rollout, RolloutEval};
 use _core::search::{search, Config};
-use _core::state::{seeded_deal, Rules, State};
+use _core::{seeded_deal, Rules, State};
 
 fn main() {
     for players in [1usize, 2] {

@@ -2,10 +2,10 @@
 //! alone plays `GAMES` seeded solo games per candidate; coordinate search keeps
 //! improvements. `cargo bench --bench tune_rollout` (a few minutes).
 
-use _core::layout::Layout;
+use _core::Layout;
 use _core::rng::SplitMix64;
 use _core::agents::heuristic::{choose, Weights};
-use _core::state::{seeded_deal, Rules, State};
+use _core::{seeded_deal, Rules, State};
 
 /// With MODE=mcts a candidate is judged by the solo games of MCTS using it for
 /// its rollouts (ITERATIONS per decision, tree reuse, c = 0.05, widening 1):

@@ -9,7 +9,7 @@
 //! masks instead of a flood fill per cell (`docs/design.md`).
 //!
 //! ```
-//! use _core::groups::{SETS, THREES};
+//! use _core::{SETS, THREES};
 //! // A row of four: a set; without an end tile, a group of 3.
 //! let row = 0b1111;
 //! assert!(SETS.has(row) && !THREES.has(row));

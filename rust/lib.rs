@@ -7,36 +7,44 @@
 
 #![deny(missing_docs)]
 
-pub mod action;
-pub mod arena;
+// The game itself: private modules whose vocabulary is re-exported below,
+// so that a position is `_core::State`, not `_core::state::State`.
+mod action;
+mod castle;
+mod error;
+mod game;
+mod grid;
+mod groups;
+mod layout;
+mod realm;
+mod setup;
+mod state;
+mod tile;
+
+// What is built on the game, one namespace each.
 pub mod agents;
+pub mod arena;
 pub mod batch;
 pub mod cards;
-pub mod castle;
-pub mod error;
 pub mod eval;
-pub mod game;
-pub mod grid;
-pub mod groups;
-pub mod layout;
-pub mod realm;
 pub mod render;
 pub mod rng;
 pub mod search;
 pub mod selfplay;
-pub mod setup;
 pub mod solo;
 pub mod vecenv;
-pub mod state;
-pub mod tile;
 
 #[cfg(feature = "python")]
 mod python;
 
-pub use action::{Action, ActionKind, ActionList, MAX_LEGAL, NUM_ACTIONS};
+pub use action::{Action, ActionKind, ActionList, LEGAL_BOUND, MAX_LEGAL, NUM_ACTIONS};
+pub use castle::Castle;
 pub use error::Error;
 pub use game::Game;
-pub use setup::Setup;
+pub use groups::{GroupTable, SETS, THREES};
 pub use layout::Layout;
-pub use state::{Phase, Rules, State};
+pub use realm::Realm;
+pub use setup::Setup;
+pub use state::observe as observation;
+pub use state::{seeded_deal, Phase, Rules, State};
 pub use tile::{Tile, TileType};

@@ -98,8 +98,8 @@ pub struct ConsolidatedSet {
 /// whether a Shrine stands on it. A face-down tile's symbol is not kept: it never counts again.
 ///
 /// ```
-/// use _core::realm::Realm;
-/// use _core::tile::{Tile, TileType};
+/// use _core::Realm;
+/// use _core::{Tile, TileType};
 ///
 /// // `3Me2`: height 3, a face-up Me2 on top; `2#`: height 2, face down; `2S`: the same with a
 /// // Shrine; `.`: empty.

@@ -2,7 +2,7 @@
 //! restores the identical state, JSON round-trips, legal lists are sorted and
 //! agree with `is_legal`, and every game ends.
 
-use _core::action::{Action, ActionList, NUM_ACTIONS};
+use _core::{Action, ActionList, NUM_ACTIONS};
 use _core::agents::random_action;
 use _core::rng::SplitMix64;
 use _core::cards::Cards;
@@ -229,7 +229,7 @@ fn random_card_games_keep_every_invariant() {
             let a = if sparing { sparing_pick(g.state(), &mut rng, &mut buf, 6) } else { random_pick(g.state(), &mut rng, &mut buf) };
             let Some(a) = a else { break };
             longest = longest.max(buf.len());
-            assert!(buf.len() <= _core::action::LEGAL_BOUND, "{} legal actions in {:?}", buf.len(), g.state().phase());
+            assert!(buf.len() <= _core::LEGAL_BOUND, "{} legal actions in {:?}", buf.len(), g.state().phase());
             assert!(buf.windows(2).all(|w| w[0].id() < w[1].id()), "legal list not sorted in {:?}", g.state().phase());
             let probe = rng.below(NUM_ACTIONS as u64) as i64;
             if let Ok(p) = Action::from_id(probe) {

@@ -6,7 +6,7 @@
 //! CI runs proptest's default budget; `PROPTEST_CASES=20000 cargo test
 //! --release --test proptest` is the long run.
 
-use _core::action::{Action, NUM_ACTIONS};
+use _core::{Action, NUM_ACTIONS};
 use _core::cards::Cards;
 use _core::{Game, Layout, Setup, Tile};
 use proptest::prelude::*;
