@@ -509,7 +509,9 @@ class Game:
     def from_json(s: str) -> Game:
         """The game of a ``to_json`` text; invalid input raises ``ValueError`` with the reason."""
     def _repr_svg_(self) -> str:
-        """An SVG picture of the game, for notebooks."""
+        """An SVG picture of the game, for notebooks: everything public, the
+        last move marked.
+        """
     def observation(self, player: Optional[int] = None) -> dict[str, Any]:
         """What ``player`` (default: the player to move) may know, as plain
         Python data (no covered castle tile).
