@@ -130,13 +130,15 @@ def progress_bar(total: int, show: bool, unit: str = "game") -> Any:
 
 
 def run_arena(specs: Sequence[str], games: int, seed: int, threads: int | None, show: bool,
-              cards: dict[str, Any] | None = None, ray: str | None = None, shards: int | None = None) -> ArenaResult:
+              cards: dict[str, Any] | None = None, ray: str | None = None, shards: int | None = None,
+              search_stats: int = 0) -> ArenaResult:
     with progress_bar(games, show) as bar:
         def tick(done: int) -> None:
             bar.update(done - bar.n)
 
         try:
-            result = arena(specs, games, seed, threads, progress=tick, ray=ray, shards=shards, **(cards or {}))
+            result = arena(specs, games, seed, threads, progress=tick, ray=ray, shards=shards,
+                           search_stats=search_stats, **(cards or {}))
         except (ImportError, ConnectionError, ValueError) as e:
             if ray is None:
                 raise
@@ -258,8 +260,10 @@ def cmd_arena(args: argparse.Namespace) -> int:
         raise SystemExit("the arena plays built-in agents only (use 'dragoncastle play' to play)")
     if args.shards is not None and args.ray is None:
         raise SystemExit("--shards splits the games over Ray: add --ray (a local Ray) or --ray ADDRESS")
+    if args.search_stats and not args.record:
+        raise SystemExit("--search-stats goes into the record: add --record FILE.jsonl")
     result = run_arena(args.seats, args.games, args.seed, args.threads, sys.stderr.isatty() or args.progress,
-                       cards_of(args), ray=args.ray, shards=args.shards)
+                       cards_of(args), ray=args.ray, shards=args.shards, search_stats=args.search_stats)
     print(result.table())
     if args.record:
         with open(args.record, "w") as f:
@@ -362,6 +366,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     pa.add_argument("--shards", type=positive, default=None,
                     help="with --ray: contiguous game ranges, one Ray task each (default: 4 per free slot)")
     pa.add_argument("--record", metavar="FILE.jsonl", help="write one JSON line per game (Game.from_json replays it)")
+    pa.add_argument("--search-stats", nargs="?", type=positive, const=5, default=0, metavar="K",
+                    help="with --record: keep, for every decision of a search agent, its K most visited root moves "
+                    "(default 5) with visits and mean values (meta.search; 'dragoncastle replay' shows them). "
+                    "The games are the same as without it")
     pa.add_argument("--merge", nargs="+", metavar="FILE.jsonl", help="print the table of recorded shards instead of playing")
     pa.add_argument("--progress", action="store_true", help="show the progress bar even when not on a terminal")
     add_card_args(pa)
