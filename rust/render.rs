@@ -445,7 +445,7 @@ fn panel(o: &mut String, s: &State, last: Option<&LastMove>, seat: usize, x: usi
         realm_cell(o, &p.realm, realm_before, placing, cell, x + 8 + (cell % SIDE) * RCELL, y + 44 + (cell / SIDE) * RCELL);
     }
     let ty = y + 44 + SIDE * RCELL + 16;
-    let _ = write!(o, r#"<text x="{}" y="{ty}">VP tokens {} · Countdown tokens {}</text>"#, x + 8, p.vp, p.countdown);
+    let _ = write!(o, r#"<text x="{}" y="{ty}">VP tokens {} · Countdown {}</text>"#, x + 8, p.vp, p.countdown);
     let _ = write!(o, r#"<text x="{}" y="{}">Shrine Pool {}</text>"#, x + 8, ty + 17, p.shrine_pool);
     for k in 0..(p.shrine_pool as usize).min(POOL_ICONS) {
         shrine_icon(o, x + 16 + 15 * k, ty + 31, "#fff");
@@ -496,13 +496,14 @@ fn realm_cell(o: &mut String, realm: &crate::realm::Realm, before: Option<&crate
             let _ = write!(o, r#"<rect x="{}" y="{}" width="{}" height="{}" rx="4" fill="none" stroke="{MARK}" stroke-width="3"/>"#, x as i64 - 1, y as i64 - 1, size + 2, size + 2);
         }
         if down {
+            // White: the cell is face down, so its fill is dark.
             let _ = write!(
                 o,
-                r#"<rect x="{}" y="{}" width="{}" height="{}" rx="2" fill="none" stroke="{MARK}" stroke-width="2" stroke-dasharray="3 2"/>"#,
-                x + 4,
-                y + 4,
-                size - 8,
-                size - 8
+                r##"<rect x="{}" y="{}" width="{}" height="{}" rx="2" fill="none" stroke="#fff" stroke-width="2" stroke-dasharray="3 2"/>"##,
+                x + 6,
+                y + 6,
+                size - 12,
+                size - 12
             );
         }
     }
@@ -577,7 +578,7 @@ fn legend(o: &mut String, top: usize) {
     );
     let _ = writeln!(
         o,
-        r#"<text x="{PAD}" y="{}" fill="{MARK}">Last move, in blue: dashed in the castle, tiles taken; in a Realm, cells changed (dashed inside: turned face down).</text>"#,
+        r#"<text x="{PAD}" y="{}" fill="{MARK}">Last move, in blue: dashed in the castle, tiles taken; in a Realm, cells changed (a white dashed square: turned face down).</text>"#,
         top + 52
     );
 }
