@@ -13,7 +13,7 @@ use crate::action::{Action, ActionList};
 use crate::agents::spec::{agent_action_until, decision_config, decision_rng};
 pub use crate::agents::spec::AgentSpec;
 use crate::error::Error;
-use crate::search::{self, Tree, MAX_THREADS};
+use crate::search::{self, MoveStats, SearchResult, Tree, MAX_THREADS};
 use crate::setup::Setup;
 use crate::state::MAX_PLAYERS;
 
@@ -35,12 +35,45 @@ pub struct ArenaGame {
     pub decisions: [u32; MAX_PLAYERS],
     /// Per seat: seconds spent choosing those decisions.
     pub seconds: [f64; MAX_PLAYERS],
+    /// When asked for (`top_moves > 0`), one entry per decision of `actions`:
+    /// the search's root statistics, `None` for an agent that does not search.
+    /// Empty otherwise.
+    pub search: Vec<Option<DecisionStats>>,
+}
+
+/// What a search saw at the root of one decision, for a record.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DecisionStats {
+    /// Iterations run (0 for a forced move, which is not searched).
+    pub iterations: u64,
+    /// The most visited root moves, most visited first (ties: the higher
+    /// mean value, then the legal order, as the search chooses its move).
+    pub top: Vec<MoveStats<Action>>,
+}
+
+impl DecisionStats {
+    /// The `k` most visited root moves of `r`.
+    pub fn of(r: &SearchResult<Action>, k: usize) -> DecisionStats {
+        let mut top = r.root.clone();
+        // A stable sort keeps the legal order among equals.
+        top.sort_by(|a, b| b.visits.cmp(&a.visits).then(b.value.total_cmp(&a.value)));
+        top.truncate(k);
+        DecisionStats { iterations: r.iterations, top }
+    }
 }
 
 /// Play one game: `agents.len()` players (1 is solo against the Dragon of
 /// Ingenuity). When `stop` becomes true the game is abandoned (and returned
 /// unfinished).
 pub fn play_game(agents: &[AgentSpec], setup: &Setup, stop: &AtomicBool) -> ArenaGame {
+    play_game_recording(agents, setup, stop, 0)
+}
+
+/// [`play_game`], keeping the `top_moves` most visited root moves of every
+/// search decision in [`ArenaGame::search`] (none when 0). Recording reads
+/// the search's result after the decision is timed and changes no draw, so
+/// the game is the same either way.
+pub fn play_game_recording(agents: &[AgentSpec], setup: &Setup, stop: &AtomicBool, top_moves: usize) -> ArenaGame {
     let n = agents.len();
     let game_seed = setup.seed;
     let Ok(mut s) = (Setup { players: n, ..setup.clone() }).state() else { return ArenaGame::default() };
@@ -55,24 +88,29 @@ pub fn play_game(agents: &[AgentSpec], setup: &Setup, stop: &AtomicBool) -> Aren
         let agent = &agents[out.agent_of_seat[seat] as usize];
         let mut rng = decision_rng(game_seed, seat, out.decisions[seat]);
         let start = Instant::now();
-        let a = match agent {
-            AgentSpec::Mcts { config, eval, reuse: true, exploration } => {
+        let (a, found) = match agent {
+            AgentSpec::Mcts { config, eval, reuse, exploration } => {
                 let cfg = decision_config(config, eval, *exploration, &s, &mut rng);
                 // Tree reuse: re-root the seat's last tree along the moves played since.
-                let old = trees[seat].take().and_then(|(mut t, from)| t.advance(&out.actions[from..]).then_some(t));
+                let old = if *reuse { trees[seat].take().and_then(|(mut t, from)| t.advance(&out.actions[from..]).then_some(t)) } else { None };
                 match search::search_until(&s, &cfg, eval, old, Some(stop)) {
                     Ok((r, tree)) => {
-                        trees[seat] = tree.map(|t| (t, out.actions.len()));
-                        r.best
+                        if *reuse {
+                            trees[seat] = tree.map(|t| (t, out.actions.len()));
+                        }
+                        (r.best, Some(r))
                     }
-                    Err(_) => None,
+                    Err(_) => (None, None),
                 }
             }
-            _ => agent_action_until(agent, &s, &mut rng, &mut buf, Some(stop)),
+            _ => (agent_action_until(agent, &s, &mut rng, &mut buf, Some(stop)), None),
         };
         out.seconds[seat] += start.elapsed().as_secs_f64();
         out.decisions[seat] += 1;
         let Some(a) = a else { break };
+        if top_moves > 0 {
+            out.search.push(found.map(|r| DecisionStats::of(&r, top_moves)));
+        }
         s.apply_unchecked(a);
         out.actions.push(a);
     }
@@ -95,6 +133,20 @@ pub fn run(
     threads: usize,
     done: &AtomicUsize,
     stop: &AtomicBool,
+) -> Result<Vec<ArenaGame>, Error> {
+    run_recording(agents, games, setup, threads, done, stop, 0)
+}
+
+/// [`run`], keeping the `top_moves` most visited root moves of every search
+/// decision ([`play_game_recording`]); the games are those of [`run`].
+pub fn run_recording(
+    agents: &[AgentSpec],
+    games: usize,
+    setup: &Setup,
+    threads: usize,
+    done: &AtomicUsize,
+    stop: &AtomicBool,
+    top_moves: usize,
 ) -> Result<Vec<ArenaGame>, Error> {
     let seed = setup.seed;
     if !(1..=MAX_PLAYERS).contains(&agents.len()) {
@@ -130,7 +182,7 @@ pub fn run(
                         if k >= games {
                             return mine;
                         }
-                        let g = play_game(agents, &setup.reseeded(seed + k as u64), stop);
+                        let g = play_game_recording(agents, &setup.reseeded(seed + k as u64), stop, top_moves);
                         if stop.load(Ordering::Relaxed) {
                             return mine; // the game may be unfinished: leave it out
                         }
@@ -170,6 +222,43 @@ mod tests {
         assert_eq!(d.load(Ordering::Relaxed), 18);
         // Seats rotate with the game seed.
         assert_ne!(a[0].agent_of_seat[0], a[1].agent_of_seat[0]);
+    }
+
+    #[test]
+    fn recording_the_search_changes_no_game() {
+        let agents = specs(&["mcts:iterations=40,rollout=random,reuse=true", "mcts:iterations=30", "greedy"]);
+        let (d, stop) = (AtomicUsize::new(0), AtomicBool::new(false));
+        let plain = run(&agents, 3, &Setup::new(0, 5), 2, &d, &stop).unwrap();
+        let recorded = run_recording(&agents, 3, &Setup::new(0, 5), 2, &d, &stop, 3).unwrap();
+        let strip = |v: &[ArenaGame]| v.iter().map(|g| (g.seed, g.agent_of_seat, g.scores, g.winners, g.actions.clone(), g.decisions)).collect::<Vec<_>>();
+        assert_eq!(strip(&plain), strip(&recorded));
+        assert!(plain.iter().all(|g| g.search.is_empty()));
+        for g in &recorded {
+            assert_eq!(g.search.len(), g.actions.len());
+            let mut s = Setup::new(3, g.seed).state().unwrap();
+            let mut searched = 0;
+            for (a, stats) in g.actions.iter().zip(&g.search) {
+                let seat = s.current_player();
+                let searches = matches!(agents[g.agent_of_seat[seat] as usize], AgentSpec::Mcts { .. });
+                assert_eq!(stats.is_some(), searches);
+                if let Some(st) = stats {
+                    // The move played is the most visited, listed first.
+                    assert_eq!(st.top[0].mv, *a);
+                    assert!(st.top.len() <= 3 && st.top.windows(2).all(|w| w[0].visits >= w[1].visits));
+                    let legal = s.legal_actions();
+                    assert!(st.top.iter().all(|m| legal.contains(m.mv)));
+                    if legal.len() > 1 {
+                        searched += 1;
+                        // (A reused tree's visits may exceed this search's iterations.)
+                        assert!(st.iterations > 0 && st.top[0].visits > 0);
+                    } else {
+                        assert_eq!(st.iterations, 0);
+                    }
+                }
+                s.apply(*a).unwrap();
+            }
+            assert!(searched > 20);
+        }
     }
 
     #[test]

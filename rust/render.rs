@@ -3,7 +3,10 @@
 
 use std::fmt::Write;
 
+use crate::action::Action;
+use crate::game::Game;
 use crate::layout::MAX_COLS;
+use crate::tile::{Tile, TileType};
 use crate::realm::{CELLS, SIDE};
 use crate::state::{Phase, State};
 
@@ -130,69 +133,543 @@ fn dragon_points_text(s: &State, b: &crate::state::score::Breakdown) -> String {
         .collect()
 }
 
-const COLOURS: [&str; 6] = ["#c0392b", "#2471a3", "#229954", "#d4ac0d", "#7d3c98", "#117a65"];
+/// Okabe & Ito's palette, which readers with any common colour-vision
+/// deficiency can tell apart, one colour per tile type (Merchant, Soldier,
+/// Farmer, Season, Wind, Dragon). Black text reads on all six; the tile code
+/// printed on every face-up tile tells the type without colour.
+const TYPE_FILL: [&str; TileType::COUNT] = ["#E69F00", "#D55E00", "#009E73", "#56B4E9", "#F0E442", "#CC79A7"];
+/// The seventh Okabe–Ito colour, left free for the last move.
+const MARK: &str = "#0072B2";
+const TYPE_NAME: [&str; TileType::COUNT] = ["Merchant", "Soldier", "Farmer", "Season", "Wind", "Dragon"];
+const FACE_DOWN: &str = "#595959";
 
-/// An SVG picture: the castle (shade = height, Available tiles outlined) and the Realms.
+const PAD: usize = 12;
+/// Castle space pitch and top tile size.
+const CELL: usize = 40;
+const TILE: usize = 30;
+/// Realm cell pitch.
+const RCELL: usize = 30;
+const HEADER_H: usize = 64;
+const SIDE_W: usize = 210;
+const PANEL_W: usize = 184;
+const PANEL_GAP: usize = 8;
+const CARD_W: usize = 156;
+/// Shrine icons drawn for a Shrine Pool (the number is always written).
+const POOL_ICONS: usize = 11;
+
+/// The decision before a picture: the state it was taken in, who took it,
+/// and the solo Dragon of Ingenuity's actions that followed it.
+#[derive(Clone, Debug)]
+pub struct LastMove {
+    /// The state before the action.
+    pub before: State,
+    /// The seat that took it.
+    pub seat: usize,
+    /// The player's action.
+    pub action: Action,
+    /// The Dragon of Ingenuity's actions played right after it (solo).
+    pub dragon: Vec<Action>,
+}
+
+impl LastMove {
+    /// The last player action of `g` and the state before it, or `None` at
+    /// the start (or at the floor of a game copied without history).
+    pub fn of(g: &Game) -> Option<LastMove> {
+        let mut before = g.clone();
+        let action = before.undo()?;
+        let seat = before.state().current_player();
+        let dragon: Vec<Action> = g.actions_with_author().skip(before.history_len() + 1).map(|(a, _)| a).collect();
+        Some(LastMove { before: *before.state(), seat, action, dragon })
+    }
+}
+
+/// What a phase asks of the player to move, in words.
+fn phase_text(p: Phase) -> &'static str {
+    match p {
+        Phase::Action => "take an Available top-floor tile, or Summon",
+        Phase::Complete => "take the identical tile, or a Shrine, or Discard",
+        Phase::Place => "place the next tile in hand in the Realm",
+        Phase::Shrine => "build Shrines on tiles just Consolidated, or done",
+        Phase::GameOver => "",
+        Phase::Spirits => "activate a Spirit, or go on to the Consolidation",
+        Phase::Destroy => "Destruction: discard an Available castle tile",
+        Phase::Wind => "Wind: flip a tile face down, or lift a Shrine",
+        Phase::WindTo => "Wind: put the lifted Shrine down",
+        Phase::Strength => "Strength: lift a tile of the Realm",
+        Phase::StrengthTo => "Strength: put the lifted tile down",
+        Phase::Set => "choose the set to Consolidate",
+        Phase::Change => "Change: choose the Special tile and its new type",
+        Phase::Cunning => "Cunning: pay for the group of 3",
+        Phase::EndTurn => "activate a Spirit, or end the turn",
+    }
+}
+
+/// An SVG picture of a position without its last move (see [`svg_with`]).
 pub fn svg(s: &State) -> String {
+    svg_with(s, None)
+}
+
+/// An SVG picture of `g` with its last player action marked.
+pub fn game_svg(g: &Game) -> String {
+    svg_with(g.state(), LastMove::of(g).as_ref())
+}
+
+/// An SVG picture of everything public in `s`: who moves and the phase, the
+/// castle (stack heights, top tiles, Available tiles), the tiles in hand,
+/// each seat's Realm with its Shrines, Shrine Pool, VP and Countdown tokens
+/// and score, the cards in play with their effect as a tooltip, and, given
+/// `last`, what the last move changed (taken spaces, placed or moved cells,
+/// tiles turned face down, Shrines built). Covered castle tiles and the faces
+/// of face-down Realm tiles are never drawn.
+///
+/// Each top-level element is on a line of its own, so that a page holding
+/// many pictures can share the lines that repeat (`dragoncastle replay`).
+pub fn svg_with(s: &State, last: Option<&LastMove>) -> String {
     let c = s.castle();
-    let cell = 34;
-    let realm_w = SIDE * 26 + 20;
-    let width = (c.cols() * cell).max(s.players() * realm_w) + 20;
-    let height = c.rows() * cell + SIDE * 26 + 84;
-    let mut o = String::new();
+    let before = last.map(|l| &l.before);
+    let castle_w = c.cols() * CELL;
+    let panels = s.players() + usize::from(s.is_solo());
+    let width = (PAD + castle_w + 14 + SIDE_W).max(PAD + panels * (PANEL_W + PANEL_GAP)).max(660) + PAD;
+    let castle_top = HEADER_H + PAD;
+    let panels_top = castle_top + (c.rows() * CELL).max(side_height(s)) + 14;
+    let dragons = s.dragons().count_ones() as usize;
+    let panel_h = 226 + 18 * usize::from(dragons > 0 || (s.is_solo() && s.has_cards()));
+    let cards = (s.spirits().count_ones() + s.dragons().count_ones()) as usize;
+    let per_row = ((width - 2 * PAD) / (CARD_W + 6)).max(1);
+    let cards_top = panels_top + panel_h + 12;
+    let cards_h = if cards == 0 { 0 } else { 18 + cards.div_ceil(per_row) * 30 };
+    let legend_top = cards_top + cards_h;
+    let height = legend_top + 62;
+
+    let mut o = String::with_capacity(16 * 1024);
     let _ = write!(
         o,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="monospace" font-size="10">"#
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="Helvetica,Arial,sans-serif" font-size="11" role="img">"#
     );
+    o.push('\n');
+    let _ = writeln!(o, r##"<title>{}</title><rect width="{width}" height="{height}" fill="#fff"/>"##, status_line(s));
+    header(&mut o, s, last);
+    castle(&mut o, s, before, castle_top);
+    side(&mut o, s, before, PAD + castle_w + 14, castle_top);
+    for seat in 0..s.players() {
+        panel(&mut o, s, last, seat, PAD + seat * (PANEL_W + PANEL_GAP), panels_top, panel_h);
+    }
+    if s.is_solo() {
+        dragon_panel(&mut o, s, PAD + PANEL_W + PANEL_GAP, panels_top, panel_h);
+    }
+    if cards > 0 {
+        cards_row(&mut o, s, cards_top, per_row);
+    }
+    legend(&mut o, legend_top);
+    o.push_str("</svg>");
+    o
+}
+
+/// Height of the column beside the castle: facts, tiles in hand.
+fn side_height(s: &State) -> usize {
+    96 + if s.held().is_empty() { 0 } else { 18 + TILE }
+}
+
+/// `Turn 12 · seat 0 to move · PLACE`, or the result when the game is over.
+fn status_line(s: &State) -> String {
+    if s.is_over() {
+        if s.is_solo() {
+            let score = s.score(0);
+            return format!("Game over after {} turns · score {score}, rank {}", s.turn(), crate::solo::rank(score as i64));
+        }
+        let w: Vec<String> = s.winners().iter().map(|w| w.to_string()).collect();
+        let who = if w.len() == 1 { format!("winner: seat {}", w[0]) } else { format!("shared victory: seats {}", w.join(", ")) };
+        return format!("Game over after {} turns · {who}", s.turn());
+    }
+    format!("Turn {} · seat {} to move · {}", s.turn() + 1, s.current_player(), s.phase().name())
+}
+
+fn header(o: &mut String, s: &State, last: Option<&LastMove>) {
+    let _ = writeln!(o, r#"<text x="{PAD}" y="{}" font-size="15" font-weight="bold">{}</text>"#, PAD + 12, status_line(s));
+    let mut line2 = phase_text(s.phase()).to_string();
+    if s.end_triggered() && !s.is_over() {
+        line2.push_str(if line2.is_empty() { "" } else { " · " });
+        line2.push_str("last round: the Countdown is over");
+    }
+    if !line2.is_empty() {
+        let _ = writeln!(o, r#"<text x="{PAD}" y="{}" font-size="12">{line2}</text>"#, PAD + 29);
+    }
+    let line3 = match last {
+        None => "Last move: none (start of the game)".to_string(),
+        Some(l) => {
+            let mut t = format!("Last move: seat {} {}", l.seat, l.action);
+            if !l.dragon.is_empty() {
+                let d: Vec<String> = l.dragon.iter().map(|a| a.to_string()).collect();
+                let _ = write!(t, "; then the Dragon of Ingenuity: {}", d.join(", "));
+            }
+            t
+        }
+    };
+    let _ = writeln!(o, r#"<text x="{PAD}" y="{}" font-size="12" fill="{MARK}" font-weight="bold">{line3}</text>"#, PAD + 46);
+}
+
+/// How a tile face is drawn: its size, its code's font size, whether it is
+/// faded (not Available), and its outline.
+#[derive(Clone, Copy)]
+struct Face {
+    size: usize,
+    font: usize,
+    faded: bool,
+    stroke: &'static str,
+    stroke_width: f32,
+}
+
+impl Face {
+    const fn new(size: usize, font: usize) -> Face {
+        Face { size, font, faded: false, stroke: "#333", stroke_width: 1.0 }
+    }
+    const fn outline(self, stroke: &'static str, stroke_width: f32) -> Face {
+        Face { stroke, stroke_width, ..self }
+    }
+}
+
+/// A tile face: coloured square, code, and an outline.
+fn tile_face(o: &mut String, x: usize, y: usize, t: Tile, f: Face) {
+    let Face { size, font, faded, stroke, stroke_width } = f;
+    let _ = write!(
+        o,
+        r#"<rect x="{x}" y="{y}" width="{size}" height="{size}" rx="3" fill="{}"{} stroke="{stroke}" stroke-width="{stroke_width}"/><text x="{}" y="{}" text-anchor="middle" font-size="{font}" font-weight="bold">{t}</text>"#,
+        TYPE_FILL[t.tile_type().index()],
+        if faded { r#" fill-opacity="0.4""# } else { "" },
+        x + size / 2,
+        y + size / 2 + font * 2 / 5,
+    );
+}
+
+/// A Shrine: a roof over a small hall, centred on `(x, y)`.
+fn shrine_icon(o: &mut String, x: usize, y: usize, fill: &str) {
+    let _ = write!(
+        o,
+        r##"<path transform="translate({x} {y})" d="M-8 -1L0 -8L8 -1ZM-5 -1V6H5V-1Z" fill="{fill}" stroke="#000" stroke-width="1"/>"##
+    );
+}
+
+fn castle(o: &mut String, s: &State, before: Option<&State>, top: usize) {
+    let c = s.castle();
     for r in 0..c.rows() {
         for col in 0..c.cols() {
             let sp = r * MAX_COLS + col;
-            let (x, y) = (10 + col * cell, 10 + r * cell);
+            let (x, y) = (PAD + col * CELL, top + r * CELL);
+            let h = c.height(sp) as usize;
+            let taken = before.is_some_and(|b| (b.castle().height(sp) as usize) > h);
+            if h == 0 && !taken {
+                continue;
+            }
+            o.push_str("<g>");
+            // The layers under the top tile, one offset outline each (at most 3).
+            for k in (1..h.min(4)).rev() {
+                let _ = write!(o, r##"<rect x="{}" y="{}" width="{TILE}" height="{TILE}" rx="3" fill="#ddd" stroke="#888"/>"##, x + 3 * k, y + 3 * k);
+            }
             if let Some(t) = c.top(sp) {
-                let h = c.height(sp);
-                let stroke = if c.is_available(sp) { "#000" } else { "#bbb" };
+                let avail = c.is_available(sp);
+                let (stroke, w) = if avail { ("#000", 2.5) } else { ("#777", 1.0) };
+                tile_face(o, x, y, t, Face { faded: !avail, ..Face::new(TILE, 11).outline(stroke, w) });
+                let _ = write!(o, r#"<text x="{}" y="{}" font-size="8">{h}</text>"#, x + 2, y + 8);
+            }
+            if taken {
                 let _ = write!(
                     o,
-                    r#"<rect x="{x}" y="{y}" width="{}" height="{}" fill="{}" fill-opacity="{:.2}" stroke="{stroke}" stroke-width="2"/><text x="{}" y="{}">{t}</text><text x="{}" y="{}" font-size="8">{h}</text>"#,
-                    cell - 4,
-                    cell - 4,
-                    COLOURS[t.tile_type().index()],
-                    0.25 + 0.25 * h as f32,
-                    x + 5,
-                    y + 17,
-                    x + 3,
-                    y + 9
+                    r#"<rect x="{}" y="{}" width="{}" height="{}" rx="4" fill="none" stroke="{MARK}" stroke-width="3" stroke-dasharray="5 3"/>"#,
+                    x as i64 - 3,
+                    y as i64 - 3,
+                    TILE + 12,
+                    TILE + 12
                 );
             }
+            o.push_str("</g>\n");
         }
     }
-    let top = 20 + c.rows() * cell;
-    for seat in 0..s.players() {
-        let p = s.player(seat);
-        let x0 = 10 + seat * realm_w;
-        let _ = write!(o, r#"<text x="{x0}" y="{}">seat {seat}: {}</text>"#, top + 8, s.score(seat));
-        for cl in 0..CELLS {
-            let (x, y) = (x0 + (cl % SIDE) * 26, top + 14 + (cl / SIDE) * 26);
-            let h = p.realm.height(cl);
-            let (fill, label) = match (h, p.realm.face_up_tile(cl)) {
-                (0, _) => ("#fff".to_string(), String::new()),
-                (_, Some(t)) => (COLOURS[t.tile_type().index()].to_string(), t.code()),
-                (_, None) => ("#555".to_string(), if p.realm.has_shrine(cl) { "S".into() } else { String::new() }),
-            };
+}
+
+/// The column beside the castle: its counts, and the tiles in hand.
+fn side(o: &mut String, s: &State, before: Option<&State>, x: usize, top: usize) {
+    let c = s.castle();
+    let mut lines = vec![
+        format!("Castle: top floor {}, {} tiles", c.top_floor(), c.remaining()),
+        format!("Countdown tokens left: {}", s.countdown_left()),
+        format!("General Shrine supply: {}", s.general_shrines()),
+        format!("Tiles out of the game: {}", s.discarded()),
+    ];
+    if s.end_triggered() {
+        lines.push("End triggered".into());
+    }
+    for (k, l) in lines.iter().enumerate() {
+        let _ = writeln!(o, r#"<text x="{x}" y="{}">{l}</text>"#, top + 10 + 16 * k);
+    }
+    let held = s.held();
+    if held.is_empty() {
+        return;
+    }
+    let y = top + 96;
+    let _ = write!(o, r#"<text x="{x}" y="{}" font-weight="bold">In hand (seat {})</text>"#, y, s.current_player());
+    let new_from = before.map_or(held.len(), |b| if held.len() > b.held().len() { b.held().len() } else { held.len() });
+    for (k, &t) in held.iter().enumerate() {
+        let (stroke, w) = if k >= new_from { (MARK, 3.0) } else { ("#000", 1.0) };
+        tile_face(o, x + k * (TILE + 8), y + 8, t, Face::new(TILE, 11).outline(stroke, w));
+    }
+    o.push('\n');
+}
+
+/// One seat: title, score, Realm, tokens and pool.
+fn panel(o: &mut String, s: &State, last: Option<&LastMove>, seat: usize, x: usize, y: usize, h: usize) {
+    let p = s.player(seat);
+    let b = s.breakdown(seat);
+    let moving = !s.is_over() && s.current_player() == seat;
+    let won = s.is_over() && !s.is_solo() && s.winners_mask() & (1 << seat) != 0;
+    let (stroke, w, fill) = if moving { ("#000", 3, "#fff8dc") } else { ("#999", 1, "#fafafa") };
+    let _ = write!(o, r#"<rect x="{x}" y="{y}" width="{PANEL_W}" height="{h}" rx="6" fill="{fill}" stroke="{stroke}" stroke-width="{w}"/>"#);
+    let title = match (moving, won) {
+        (true, _) => format!("Seat {seat} \u{25B6} to move"),
+        (_, true) => format!("Seat {seat} \u{2605} winner"),
+        _ => format!("Seat {seat}"),
+    };
+    let _ = write!(o, r#"<text x="{}" y="{}" font-size="13" font-weight="bold">{title}</text>"#, x + 8, y + 17);
+    let mut why = format!("score {} = VP tokens {} + Shrines {} + Countdown {}", b.total, b.vp, b.shrines, b.countdown);
+    for k in (0..crate::cards::DRAGON_CARDS).filter(|k| s.dragons() & (1 << k) != 0) {
+        let _ = write!(why, " + {} {}", crate::cards::DRAGONS[k], b.dragons[k]);
+    }
+    if b.variant != 0 {
+        let _ = write!(why, " {} (solo variant)", b.variant);
+    }
+    let delta = last.map_or(0, |l| b.total - l.before.breakdown(seat).total);
+    let delta = if delta != 0 { format!(r#"<tspan fill="{MARK}"> ({delta:+})</tspan>"#) } else { String::new() };
+    let _ = writeln!(o, r#"<text x="{}" y="{}" font-size="15" font-weight="bold"><title>{why}</title>Score {}{delta}</text>"#, x + 8, y + 36, b.total);
+    let realm_before = last.map(|l| &l.before.player(seat).realm);
+    let placing = last.is_some_and(|l| matches!(l.action, Action::Place(_)));
+    for cell in 0..CELLS {
+        realm_cell(o, &p.realm, realm_before, placing, cell, x + 8 + (cell % SIDE) * RCELL, y + 44 + (cell / SIDE) * RCELL);
+    }
+    let ty = y + 44 + SIDE * RCELL + 16;
+    let _ = write!(o, r#"<text x="{}" y="{ty}">VP tokens {} · Countdown {}</text>"#, x + 8, p.vp, p.countdown);
+    let _ = write!(o, r#"<text x="{}" y="{}">Shrine Pool {}</text>"#, x + 8, ty + 17, p.shrine_pool);
+    for k in 0..(p.shrine_pool as usize).min(POOL_ICONS) {
+        shrine_icon(o, x + 16 + 15 * k, ty + 31, "#fff");
+    }
+    let mut extra = Vec::new();
+    for k in (0..crate::cards::DRAGON_CARDS).filter(|k| s.dragons() & (1 << k) != 0) {
+        extra.push(format!("{} +{}", crate::cards::DRAGONS[k], b.dragons[k]));
+    }
+    if b.variant != 0 {
+        extra.push(format!("variant {}", b.variant));
+    }
+    if !extra.is_empty() {
+        let _ = write!(o, r#"<text x="{}" y="{}">{}</text>"#, x + 8, ty + 54, extra.join(" · "));
+    }
+    o.push('\n');
+}
+
+/// One Realm cell: empty, a face-up tile, or a face-down tile (its face
+/// unknown) with perhaps a Shrine; marked when the last move changed it.
+fn realm_cell(o: &mut String, realm: &crate::realm::Realm, before: Option<&crate::realm::Realm>, placing: bool, cell: usize, x: usize, y: usize) {
+    let size = RCELL - 2;
+    let h = realm.height(cell);
+    let up = realm.face_up_tile(cell);
+    match up {
+        _ if h == 0 => {
+            let _ = write!(o, r##"<rect x="{x}" y="{y}" width="{size}" height="{size}" rx="3" fill="#fff" stroke="#ccc"/>"##);
+        }
+        Some(t) => tile_face(o, x, y, t, Face::new(size, 10)),
+        None => {
+            let _ = write!(o, r##"<rect x="{x}" y="{y}" width="{size}" height="{size}" rx="3" fill="{FACE_DOWN}" stroke="#222"/>"##);
+        }
+    }
+    if h > 0 {
+        let ink = if up.is_some() { "#000" } else { "#fff" };
+        let _ = write!(o, r#"<text x="{}" y="{}" font-size="8" fill="{ink}">{h}</text>"#, x + 2, y + 8);
+    }
+    let new_shrine = before.is_some_and(|b| !b.has_shrine(cell)) && realm.has_shrine(cell);
+    if realm.has_shrine(cell) {
+        shrine_icon(o, x + size / 2, y + size / 2 + 2, if new_shrine { MARK } else { "#fff" });
+    }
+    if let Some(b) = before {
+        let (h0, up0) = (b.height(cell), b.face_up_tile(cell));
+        let changed = h != h0 || (up.is_some() && up != up0) || new_shrine;
+        // Turned face down by this move: a set Consolidated (or Wind's flip),
+        // the tile just placed included.
+        let down = h > 0 && up.is_none() && ((h == h0 && up0.is_some()) || (h > h0 && placing));
+        if changed {
+            let _ = write!(o, r#"<rect x="{}" y="{}" width="{}" height="{}" rx="4" fill="none" stroke="{MARK}" stroke-width="3"/>"#, x as i64 - 1, y as i64 - 1, size + 2, size + 2);
+        }
+        if down {
+            // White: the cell is face down, so its fill is dark.
             let _ = write!(
                 o,
-                r##"<rect x="{x}" y="{y}" width="24" height="24" fill="{fill}" stroke="#333"/><text x="{}" y="{}" fill="#fff">{label}</text>"##,
-                x + 2,
-                y + 15
+                r##"<rect x="{}" y="{}" width="{}" height="{}" rx="2" fill="none" stroke="#fff" stroke-width="2" stroke-dasharray="3 2"/>"##,
+                x + 6,
+                y + 6,
+                size - 12,
+                size - 12
             );
         }
     }
-    if let Some(line) = cards_line(s) {
-        let _ = write!(o, r#"<text x="10" y="{}">{line}</text>"#, height - 18);
+    o.push('\n');
+}
+
+/// The solo Dragon of Ingenuity: the tiles it took, by symbol.
+fn dragon_panel(o: &mut String, s: &State, x: usize, y: usize, h: usize) {
+    let _ = write!(o, r##"<rect x="{x}" y="{y}" width="{PANEL_W}" height="{h}" rx="6" fill="#fafafa" stroke="#999"/>"##);
+    let _ = write!(o, r#"<text x="{}" y="{}" font-size="13" font-weight="bold">Dragon of Ingenuity</text>"#, x + 8, y + 17);
+    let taken: Vec<(Tile, u8)> = Tile::all().map(|t| (t, s.dragon_tiles()[t.index() as usize])).filter(|&(_, n)| n > 0).collect();
+    let total: u32 = taken.iter().map(|&(_, n)| n as u32).sum();
+    let _ = write!(o, r#"<text x="{}" y="{}">took {total} tiles</text>"#, x + 8, y + 34);
+    for (k, (t, n)) in taken.iter().enumerate() {
+        let (cx, cy) = (x + 8 + (k % 4) * 43, y + 42 + (k / 4) * 20);
+        let _ = write!(
+            o,
+            r##"<rect x="{cx}" y="{cy}" width="40" height="17" rx="3" fill="{}" stroke="#333"/><text x="{}" y="{}" font-size="10" font-weight="bold">{t}×{n}</text>"##,
+            TYPE_FILL[t.tile_type().index()],
+            cx + 3,
+            cy + 12
+        );
     }
-    if s.phase() == Phase::GameOver {
-        let _ = write!(o, r#"<text x="10" y="{}">game over</text>"#, height - 4);
+    o.push('\n');
+}
+
+/// The cards in play, each with its effect as a tooltip.
+fn cards_row(o: &mut String, s: &State, top: usize, per_row: usize) {
+    use crate::cards::{DRAGONS, DRAGON_CARDS, DRAGON_EFFECTS, SPIRITS, SPIRIT_CARDS, SPIRIT_EFFECTS};
+    let _ = writeln!(o, r#"<text x="{PAD}" y="{}" font-weight="bold">Cards in play (hover for the effect)</text>"#, top + 10);
+    let used = s.turn_cards().used;
+    let spirits = (0..SPIRIT_CARDS).filter(|k| s.spirits() & (1 << k) != 0).map(|k| ("Spirit", SPIRITS[k], SPIRIT_EFFECTS[k], used & (1 << k) != 0));
+    let dragons = (0..DRAGON_CARDS).filter(|k| s.dragons() & (1 << k) != 0).map(|k| ("Dragon", DRAGONS[k], DRAGON_EFFECTS[k], false));
+    for (i, (kind, name, effect, is_used)) in spirits.chain(dragons).enumerate() {
+        let (x, y) = (PAD + (i % per_row) * (CARD_W + 6), top + 18 + (i / per_row) * 30);
+        let (fill, dash, note) = match (kind, is_used) {
+            (_, true) => ("#eee", r#" stroke-dasharray="4 2""#, " (used this turn)"),
+            ("Spirit", _) => ("#e8f1f8", "", ""),
+            _ => ("#f8ece8", "", ""),
+        };
+        let _ = writeln!(
+            o,
+            r##"<g><title>{effect}</title><rect x="{x}" y="{y}" width="{CARD_W}" height="24" rx="4" fill="{fill}" stroke="#333"{dash}/><text x="{}" y="{}">{kind} <tspan font-weight="bold">{name}</tspan>{note}</text></g>"##,
+            x + 6,
+            y + 16
+        );
     }
-    o.push_str("</svg>");
-    o
+}
+
+/// Colours with their letters, and what the marks mean.
+fn legend(o: &mut String, top: usize) {
+    for t in TileType::ALL {
+        let x = PAD + t.index() * 106;
+        let _ = write!(
+            o,
+            r##"<rect x="{x}" y="{}" width="22" height="16" rx="2" fill="{}" stroke="#333"/><text x="{}" y="{}" font-size="9" font-weight="bold">{}</text><text x="{}" y="{}">{}</text>"##,
+            top + 4,
+            TYPE_FILL[t.index()],
+            x + 4,
+            top + 15,
+            t.prefix(),
+            x + 26,
+            top + 16,
+            TYPE_NAME[t.index()]
+        );
+    }
+    o.push('\n');
+    let _ = writeln!(
+        o,
+        r#"<text x="{PAD}" y="{}">Castle: the number is the stack's height; thick black border: Available; faded: not Available.</text>"#,
+        top + 36
+    );
+    let _ = writeln!(
+        o,
+        r#"<text x="{PAD}" y="{}" fill="{MARK}">Last move, in blue: dashed in the castle, tiles taken; in a Realm, cells changed (a white dashed square: turned face down).</text>"#,
+        top + 52
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::action::ActionList;
+    use crate::cards::{Cards, DRAGON_EFFECTS, SPIRIT_EFFECTS};
+    use crate::rng::SplitMix64;
+    use crate::setup::Setup;
+
+    /// Random games of every player count, with and without cards, each
+    /// position's game after every decision.
+    fn positions(mut f: impl FnMut(&Game)) {
+        for (players, cards) in [(1, 0), (2, 0), (2, 2), (3, 1), (4, 0)] {
+            let setup = Setup::new(players, 40 + players as u64).with_cards(Cards::draw(cards, "Spirit").unwrap(), Cards::draw(cards, "Dragon").unwrap());
+            let mut g = Game::from_setup(&setup).unwrap();
+            let (mut rng, mut buf) = (SplitMix64::new(players as u64), ActionList::default());
+            f(&g);
+            while let Some(a) = crate::agents::random_action(g.state(), &mut rng, &mut buf) {
+                g.apply(a).unwrap();
+                f(&g);
+            }
+        }
+    }
+
+    #[test]
+    fn the_picture_reads_nothing_hidden() {
+        // A determinization re-deals every covered castle tile (and rewrites
+        // the history to match): a picture that read one would differ.
+        let mut n = 0;
+        positions(|g| {
+            n += 1;
+            if n % 7 == 0 {
+                assert_eq!(game_svg(g), game_svg(&g.determinize(n)), "turn {}", g.state().turn());
+            }
+        });
+    }
+
+    #[test]
+    fn the_picture_shows_the_turn_the_last_move_and_the_cards() {
+        let mut taken = 0;
+        let mut turned_down = 0;
+        positions(|g| {
+            let s = g.state();
+            let svg = game_svg(g);
+            assert!(svg.starts_with("<svg ") && svg.ends_with("</svg>"));
+            // One top-level element per line: the replay page shares repeated lines.
+            assert!(svg.lines().count() > 20);
+            assert_eq!(svg.matches("<g>").count(), svg.matches("</g>").count());
+            assert!(svg.contains(&status_line(s)));
+            if !s.is_over() && s.current_player() < s.players() {
+                assert!(svg.contains(&format!("Seat {} \u{25B6} to move", s.current_player())));
+            }
+            match LastMove::of(g) {
+                None => assert!(svg.contains("Last move: none")),
+                Some(l) => {
+                    assert!(svg.contains(&format!("Last move: seat {} {}", l.seat, l.action)));
+                    if matches!(l.action, Action::Take(_)) {
+                        taken += 1;
+                        assert!(svg.contains(r#"stroke-dasharray="5 3""#), "a taken tile is marked");
+                    }
+                    if svg.contains(r#"stroke-dasharray="3 2""#) {
+                        turned_down += 1;
+                    }
+                }
+            }
+            for (k, effect) in SPIRIT_EFFECTS.iter().enumerate() {
+                assert_eq!(s.spirits() & (1 << k) != 0, svg.contains(&format!("<title>{effect}</title>")));
+            }
+            for (k, effect) in DRAGON_EFFECTS.iter().enumerate() {
+                assert_eq!(s.dragons() & (1 << k) != 0, svg.contains(&format!("<title>{effect}</title>")));
+            }
+            for seat in 0..s.players() {
+                assert!(svg.contains(&format!("Shrine Pool {}", s.player(seat).shrine_pool)));
+            }
+        });
+        assert!(taken > 100 && turned_down > 5, "{taken} takes, {turned_down} Consolidations seen");
+    }
+
+    #[test]
+    fn shrines_are_drawn_on_their_cells() {
+        let mut seen = false;
+        positions(|g| {
+            let s = g.state();
+            let shrines: u32 = (0..s.players()).map(|p| s.player(p).realm.shrines().count_ones()).sum();
+            let pools: u32 = (0..s.players()).map(|p| (s.player(p).shrine_pool as usize).min(POOL_ICONS) as u32).sum();
+            seen |= shrines > 0;
+            assert_eq!(svg(s).matches("M-8 -1L0 -8L8 -1Z").count() as u32, shrines + pools);
+        });
+        assert!(seen);
+    }
 }

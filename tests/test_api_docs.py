@@ -32,6 +32,7 @@ MODULES = [
     "dragoncastle.arena",
     "dragoncastle.errors",
     "dragoncastle.play",
+    "dragoncastle.replay",
     "dragoncastle.envs",
     "dragoncastle.reference",
     "dragoncastle.reference.agents",
@@ -240,6 +241,7 @@ PDOC_MODULES = [
     "dragoncastle.plots",
     "dragoncastle.bench",
     "dragoncastle.cli",
+    "dragoncastle.replay",
 ]
 
 

@@ -509,7 +509,9 @@ class Game:
     def from_json(s: str) -> Game:
         """The game of a ``to_json`` text; invalid input raises ``ValueError`` with the reason."""
     def _repr_svg_(self) -> str:
-        """An SVG picture of the game, for notebooks."""
+        """An SVG picture of the game, for notebooks: everything public, the
+        last move marked.
+        """
     def observation(self, player: Optional[int] = None) -> dict[str, Any]:
         """What ``player`` (default: the player to move) may know, as plain
         Python data (no covered castle tile).
@@ -730,8 +732,12 @@ def arena(
     *,
     spirits: Union[None, int, Sequence[str]] = None,
     dragons: Union[None, int, Sequence[str]] = None,
+    search_stats: int = 0,
 ) -> list[dict[str, Any]]:
     """Play ``n_games`` games between built-in agents (specs) in Rust threads with
     the GIL released; see ``dragoncastle.arena``. ``progress(done)`` is called
     about ten times a second; Ctrl-C stops the run and raises KeyboardInterrupt.
+    With ``search_stats=k > 0`` each game's dict has ``search``: per decision,
+    ``None`` (an agent that does not search) or ``{"iterations": n, "top":
+    [(action_id, visits, mean_value), ...]}``, the ``k`` most visited root moves.
     """

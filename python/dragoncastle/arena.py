@@ -58,7 +58,9 @@ class ArenaResult:
     ``games`` holds one dict per game: ``seed``, ``agent_of_seat`` (index into
     ``agents`` of the agent in each seat), ``scores`` and ``winners`` by seat,
     ``actions`` (ids of the players' decisions), and per seat ``decisions``
-    and ``seconds`` spent choosing.
+    and ``seconds`` spent choosing. A run with ``search_stats`` adds
+    ``search``: per decision, ``None`` or ``{"iterations": n, "top":
+    [(action_id, visits, mean_value), ...]}`` (see :func:`arena`).
     """
 
     agents: list[str]
@@ -137,7 +139,14 @@ class ArenaResult:
     def records(self) -> Iterable[str]:
         """One JSON line per game: the game's ``to_json()`` with a ``meta`` object
         (agents by seat, winners, decisions and seconds by seat).
-        ``Game.from_json(line)`` replays it exactly."""
+        ``Game.from_json(line)`` replays it exactly.
+
+        Games played with ``search_stats`` add ``meta.search``: one entry per
+        player decision, in the order of the player's actions (a solo record's
+        ``actions`` also hold the Dragon of Ingenuity's moves, which have
+        none): ``null`` for an agent that does not search, else
+        ``{"iterations": n, "top": [[action_id, visits, mean_value], ...]}``,
+        most visited first, values rounded to 4 decimals."""
         for g in self.games:
             game = _core.Game(players=self.players, seed=g["seed"], rules=self.rules,
                               spirits=g.get("spirits", []), dragons=g.get("dragons", []))
@@ -151,6 +160,8 @@ class ArenaResult:
                 "decisions": g["decisions"],
                 "seconds": g["seconds"],
             }
+            if "search" in g:
+                data["meta"]["search"] = [_rounded(d) for d in g["search"]]
             yield json.dumps(data, separators=(",", ":"))
 
     @classmethod
@@ -184,7 +195,7 @@ class ArenaResult:
                 agents = by_index
             if by_index != agents:
                 raise ValueError(f"record {k}: agents {by_index} differ from {agents}")
-            games.append({
+            game_dict: dict[str, Any] = {
                 "seed": data["seed"],
                 "spirits": list(data.get("spirits", [])),
                 "dragons": list(data.get("dragons", [])),
@@ -194,12 +205,24 @@ class ArenaResult:
                 "actions": list(data["actions"]),
                 "decisions": meta["decisions"],
                 "seconds": meta["seconds"],
-            })
+            }
+            if "search" in meta:
+                game_dict["search"] = meta["search"]
+            games.append(game_dict)
         games.sort(key=lambda g: g["seed"])
         for a, b in zip(games, games[1:]):
             if a["seed"] == b["seed"]:
                 raise ValueError(f"game seed {a['seed']} appears twice: a shard was merged twice?")
         return cls(agents, games, rules=rules)
+
+
+def _rounded(stats: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A decision's search statistics for a record: mean values to 4 decimals,
+    which is finer than any visit count of a record can resolve and keeps
+    the line short."""
+    if stats is None:
+        return None
+    return {"iterations": stats["iterations"], "top": [[a, n, round(v, 4)] for a, n, v in stats["top"]]}
 
 
 def shard_ranges(n_games: int, shards: int) -> list[tuple[int, int]]:
@@ -227,16 +250,17 @@ def shard_ranges(n_games: int, shards: int) -> list[tuple[int, int]]:
 
 
 def _play_shard(agents: list[str], start: int, count: int, seed: int, threads: int, rules: Any,
-                spirits: Any, dragons: Any) -> list[dict[str, Any]]:
+                spirits: Any, dragons: Any, search_stats: int = 0) -> list[dict[str, Any]]:
     """Games ``start .. start + count - 1`` of a run with ``seed``: the body of
     a Ray task. A module-level function, so that Ray ships it by reference and
     the workers run the installed ``dragoncastle``."""
-    return list(_core.arena(agents, count, seed + start, threads, rules, None, spirits=spirits, dragons=dragons))
+    return list(_core.arena(agents, count, seed + start, threads, rules, None, spirits=spirits, dragons=dragons,
+                            search_stats=search_stats))
 
 
 def _ray_games(agents: list[str], n_games: int, seed: int, threads: int | None, rules: Any,
                progress: Callable[[int], Any] | None, spirits: Any, dragons: Any, address: str,
-               shards: int | None) -> tuple[list[dict[str, Any]], float]:
+               shards: int | None, search_stats: int = 0) -> tuple[list[dict[str, Any]], float]:
     """The games of a run played as Ray tasks, one per shard, in game order;
     and the seconds they took (without starting or stopping Ray)."""
     try:
@@ -270,7 +294,7 @@ def _ray_games(agents: list[str], n_games: int, seed: int, threads: int | None, 
         # puts more arena threads on a node than it has cores.
         task = ray.remote(_play_shard).options(num_cpus=per_shard)
         start = time.perf_counter()
-        refs = [task.remote(list(agents), s, c, seed, per_shard, rules, spirits, dragons) for s, c in ranges]
+        refs = [task.remote(list(agents), s, c, seed, per_shard, rules, spirits, dragons, search_stats) for s, c in ranges]
         count_of = {ref: c for ref, (_, c) in zip(refs, ranges)}
         pending, done = list(refs), 0
         try:
@@ -299,7 +323,7 @@ def _ray_games(agents: list[str], n_games: int, seed: int, threads: int | None, 
 
 def arena(agents: Sequence[str], n_games: int, seed: int = 0, threads: int | None = None, *, rules: Any = None,
           progress: Callable[[int], Any] | None = None, spirits: Any = None, dragons: Any = None,
-          ray: str | None = None, shards: int | None = None) -> ArenaResult:
+          ray: str | None = None, shards: int | None = None, search_stats: int = 0) -> ArenaResult:
     """Play ``n_games`` games between built-in agents given as specs
     (``"random"``, ``"greedy"``, ``"dragon"``, ``"mcts:iterations=2000"``), one per
     seat (one agent plays solo), in Rust threads with the GIL released.
@@ -329,6 +353,20 @@ def arena(agents: Sequence[str], n_games: int, seed: int = 0, threads: int | Non
     True
     >>> spread.untimed_games() == local.untimed_games()
     True
+
+    ``search_stats=k`` keeps, for every decision of a search agent, the ``k``
+    most visited root moves with their visits and mean values (``search`` in
+    each game, ``meta.search`` in its record: what ``dragoncastle replay``
+    shows). The games are the same as without it:
+
+    >>> a = arena(["mcts:iterations=50", "greedy"], 1, seed=2)
+    >>> b = arena(["mcts:iterations=50", "greedy"], 1, seed=2, search_stats=3)
+    >>> a.untimed_games()[0] == {k: v for k, v in b.untimed_games()[0].items() if k != "search"}
+    True
+    >>> g = b.games[0]
+    >>> first = next(d for d in g["search"] if d is not None and d["iterations"] > 0)
+    >>> first["iterations"], len(first["top"]), first["top"][0][1] >= first["top"][1][1]
+    (50, 3, True)
     """
     if isinstance(n_games, bool) or not isinstance(n_games, int) or n_games < 1:
         raise ValueError(f"n_games must be a positive integer; got {n_games!r}")
@@ -336,9 +374,13 @@ def arena(agents: Sequence[str], n_games: int, seed: int = 0, threads: int | Non
         raise ValueError(f"shards must be a positive integer; got {shards!r}")
     if shards is not None and ray is None:
         raise ValueError("shards= splits a run over Ray; pass ray='local', 'auto' or an address too")
+    if isinstance(search_stats, bool) or not isinstance(search_stats, int) or search_stats < 0:
+        raise ValueError(f"search_stats must be a whole number >= 0; got {search_stats!r}")
     if ray is not None:
-        games, seconds = _ray_games(list(agents), n_games, seed, threads, rules, progress, spirits, dragons, ray, shards)
+        games, seconds = _ray_games(list(agents), n_games, seed, threads, rules, progress, spirits, dragons, ray, shards,
+                                    search_stats)
         return ArenaResult(list(agents), games, seconds, rules)
     start = time.perf_counter()
-    games = _core.arena(list(agents), n_games, seed, threads, rules, progress, spirits=spirits, dragons=dragons)
+    games = _core.arena(list(agents), n_games, seed, threads, rules, progress, spirits=spirits, dragons=dragons,
+                        search_stats=search_stats)
     return ArenaResult(list(agents), list(games), time.perf_counter() - start, rules)

@@ -1,4 +1,5 @@
-"""The ``dragoncastle`` command line: ``play``, ``solo``, ``arena`` and ``bench``.
+"""The ``dragoncastle`` command line: ``play``, ``solo``, ``arena``, ``ladder``,
+``replay``, ``bench`` and ``train``.
 
 ``dragoncastle play --seats greedy random --seed 7`` plays one seeded game and
 prints the final position and scores; a ``human`` seat is prompted in the
@@ -7,7 +8,9 @@ plays many games in Rust threads with seats rotated and prints win rates with
 95% confidence intervals (``--ray auto`` spreads them over a Ray cluster);
 ``dragoncastle solo --agent mcts:time=1 --games 20`` prints solo scores and the
 rank histogram (``--plot FILE.png`` draws it, as ``bench --plot`` draws the
-benchmark). Ray and matplotlib are imported only when asked for.
+benchmark). ``dragoncastle replay games.jsonl --html games.html`` writes one
+self-contained page to step through recorded games. Ray and matplotlib are
+imported only when asked for.
 """
 
 from __future__ import annotations
@@ -101,6 +104,17 @@ def positive(text: str) -> int:
     return n
 
 
+def non_negative(text: str) -> int:
+    """argparse type: a whole number >= 0."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {n}")
+    return n
+
+
 def seed_arg(text: str) -> int:
     """argparse type: a seed in 0..2**64."""
     try:
@@ -130,13 +144,15 @@ def progress_bar(total: int, show: bool, unit: str = "game") -> Any:
 
 
 def run_arena(specs: Sequence[str], games: int, seed: int, threads: int | None, show: bool,
-              cards: dict[str, Any] | None = None, ray: str | None = None, shards: int | None = None) -> ArenaResult:
+              cards: dict[str, Any] | None = None, ray: str | None = None, shards: int | None = None,
+              search_stats: int = 0) -> ArenaResult:
     with progress_bar(games, show) as bar:
         def tick(done: int) -> None:
             bar.update(done - bar.n)
 
         try:
-            result = arena(specs, games, seed, threads, progress=tick, ray=ray, shards=shards, **(cards or {}))
+            result = arena(specs, games, seed, threads, progress=tick, ray=ray, shards=shards,
+                           search_stats=search_stats, **(cards or {}))
         except (ImportError, ConnectionError, ValueError) as e:
             if ray is None:
                 raise
@@ -258,14 +274,28 @@ def cmd_arena(args: argparse.Namespace) -> int:
         raise SystemExit("the arena plays built-in agents only (use 'dragoncastle play' to play)")
     if args.shards is not None and args.ray is None:
         raise SystemExit("--shards splits the games over Ray: add --ray (a local Ray) or --ray ADDRESS")
+    if args.search_stats and not args.record:
+        raise SystemExit("--search-stats goes into the record: add --record FILE.jsonl")
     result = run_arena(args.seats, args.games, args.seed, args.threads, sys.stderr.isatty() or args.progress,
-                       cards_of(args), ray=args.ray, shards=args.shards)
+                       cards_of(args), ray=args.ray, shards=args.shards, search_stats=args.search_stats)
     print(result.table())
     if args.record:
         with open(args.record, "w") as f:
             for line in result.records():
                 f.write(line + "\n")
         print(f"recorded {len(result.games)} games in {args.record}")
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from .replay import ReplayError, write_replay
+
+    try:
+        stats = write_replay(args.games, args.html, args.game)
+    except ReplayError as e:
+        raise SystemExit(f"dragoncastle replay: {e}") from None
+    print(f"wrote {args.html}: {stats.games} game(s), {stats.positions} positions, "
+          f"{stats.page_bytes / 1e6:.2f} MB")
     return 0
 
 
@@ -362,6 +392,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     pa.add_argument("--shards", type=positive, default=None,
                     help="with --ray: contiguous game ranges, one Ray task each (default: 4 per free slot)")
     pa.add_argument("--record", metavar="FILE.jsonl", help="write one JSON line per game (Game.from_json replays it)")
+    pa.add_argument("--search-stats", nargs="?", type=positive, const=5, default=0, metavar="K",
+                    help="with --record: keep, for every decision of a search agent, its K most visited root moves "
+                    "(default 5) with visits and mean values (meta.search; 'dragoncastle replay' shows them). "
+                    "The games are the same as without it")
     pa.add_argument("--merge", nargs="+", metavar="FILE.jsonl", help="print the table of recorded shards instead of playing")
     pa.add_argument("--progress", action="store_true", help="show the progress bar even when not on a terminal")
     add_card_args(pa)
@@ -379,6 +413,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     pl.add_argument("--progress", action="store_true", help="report each group even when not on a terminal")
     add_card_args(pl)
     pl.set_defaults(func=cmd_ladder)
+    pr = sub.add_parser("replay", help="one self-contained HTML page to step through recorded games",
+                        description="Write one HTML page (no network, no other file needed) that steps through "
+                        "the games of a JSON-lines file written by 'dragoncastle arena --record' (or Game.to_json "
+                        "lines): every position as the engine draws it, the moves, and the search's statistics "
+                        "when recorded with --search-stats. Keys: left/right arrows, Home, End.")
+    pr.add_argument("games", metavar="GAMES.jsonl", help="recorded games, one JSON line each")
+    pr.add_argument("--html", required=True, metavar="OUT.html", help="the page to write")
+    pr.add_argument("--game", type=non_negative, default=None, metavar="K",
+                    help="only game K of the file, counted from 0 (default: all, with a game selector)")
+    pr.set_defaults(func=cmd_replay)
     pb = sub.add_parser("bench", help="engine throughput, Rust vs pure Python, as a table (about a minute)")
     pb.add_argument("--seconds", type=positive_seconds, default=0.3, help="time per measurement batch")
     pb.add_argument("--games", type=positive, default=20_000, help="games per batch-playout measurement")

@@ -12,6 +12,20 @@ pub const DRAGON_CARDS: usize = 10;
 pub const DRAGONS: [&str; DRAGON_CARDS] =
     ["humility", "tranquility", "righteousness", "bravery", "majesty", "power", "harmony", "knowledge", "devotion", "fortitude"];
 
+/// What each Dragon card scores, in one line for people (the picture's tooltips), in card-index order.
+pub const DRAGON_EFFECTS: [&str; DRAGON_CARDS] = [
+    "Humility: +1 per Shrine whose stack is next to a higher stack.",
+    "Tranquility: +1 per connected group of cells whose top tile is face down.",
+    "Righteousness: the Shrines of your best row plus your best column, +2 per line with 4 Shrines.",
+    "Bravery: +1 per stack with no neighbouring stack as high or higher.",
+    "Majesty: per Faction, its highest face-up number on floor 3 or above.",
+    "Power: per Faction, your best connected group's sum against each neighbouring seat's: +2 if higher, +1 if equal.",
+    "Harmony: +4 per centre line the stack heights mirror about, +2 per centre line the Shrines mirror about.",
+    "Knowledge: +2 per distinct face-up Special symbol.",
+    "Devotion: +1 per Shrine next to a face-up Dragon tile.",
+    "Fortitude: +1 per Shrine on one of the 12 edge cells.",
+];
+
 /// Humility (R-DRAGON-1): +1 per Shrine whose stack is next to a higher stack.
 pub const HUMILITY: u8 = 0;
 /// Tranquility (R-DRAGON-2): +1 per connected group of cells with a face-down top.

@@ -9,8 +9,8 @@ pub mod spirit;
 use crate::error::Error;
 use crate::rng::{stream, SplitMix64};
 
-pub use spirit::{SPIRITS, SPIRIT_CARDS};
-pub use dragon::{dragon_points, DRAGONS, DRAGON_CARDS};
+pub use spirit::{SPIRITS, SPIRIT_CARDS, SPIRIT_EFFECTS};
+pub use dragon::{dragon_points, DRAGONS, DRAGON_CARDS, DRAGON_EFFECTS};
 
 /// Cards asked for at setup: none, a count drawn from the seed, or by index.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]

@@ -10,6 +10,20 @@ pub const SPIRIT_CARDS: usize = 10;
 pub const SPIRITS: [&str; SPIRIT_CARDS] =
     ["beauty", "elegance", "wind", "deception", "strength", "change", "faith", "destruction", "deep", "cunning"];
 
+/// What each Spirit does, in one line for people (the picture's tooltips), in card-index order.
+pub const SPIRIT_EFFECTS: [&str; SPIRIT_CARDS] = [
+    "Beauty: pay a tile or a Shrine, then Consolidate a group of 4 or more face-up Faction tiles of one number: VP for its size + 1, up to 2 Shrines.",
+    "Elegance: for the rest of the turn a pick may take a tile that is not Available but has a free short side; the next pick must be one.",
+    "Wind: turn a face-up Realm tile face down (no VP) and/or move a Shrine you built to another face-down tile.",
+    "Deception: the second tile of a Pair may be any tile that touched the first (a neighbour on its floor, or the tile under it).",
+    "Strength: move one or two top tiles of your Realm without a Shrine to empty cells or face-down tops.",
+    "Change: a face-up Special tile counts as another type, to complete a set of 4 or more that is Consolidated as that type.",
+    "Faith: build one more Shrine this turn on a tile of any set Consolidated this turn.",
+    "Destruction: discard an Available castle tile from any floor, out of the game.",
+    "Deep: the second tile of a Pair may be any tile of the first tile's type.",
+    "Cunning: Consolidate a group of exactly 3 face-up tiles of one type: 2 VP (+1 for Dragons), Shrines by its type.",
+];
+
 /// Beauty: Consolidate a group of 4 or more face-up Faction tiles of one number, +1 VP (phase `SET`).
 pub const BEAUTY: u8 = 0;
 /// Elegance: for the rest of the turn a pick may take a tile with a free short side (R-AVAIL-3).
@@ -47,6 +61,7 @@ mod tests {
         let named = [BEAUTY, ELEGANCE, WIND, DECEPTION, STRENGTH, CHANGE, FAITH, DESTRUCTION, DEEP, CUNNING];
         for (k, &card) in named.iter().enumerate() {
             assert_eq!(card as usize, k, "{}", SPIRITS[k]);
+            assert!(SPIRIT_EFFECTS[k].to_ascii_lowercase().starts_with(SPIRITS[k]), "{}", SPIRIT_EFFECTS[k]);
         }
     }
 }

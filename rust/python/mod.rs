@@ -1076,9 +1076,10 @@ impl PyGame {
             (0..s.players()).map(|p| s.score(p)).collect::<Vec<_>>()
         )
     }
-    /// An SVG picture of the game, for notebooks.
+    /// An SVG picture of the game, for notebooks: everything public, the
+    /// last move marked.
     fn _repr_svg_(&self) -> String {
-        render::svg(self.g.state())
+        render::game_svg(&self.g)
     }
 
     // ---- hidden information

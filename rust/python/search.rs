@@ -10,7 +10,7 @@ use pyo3::types::{PyDict, PyList};
 
 use super::{action_obj, setup_err, PyAction, PyGame, PyRules};
 use crate::action::Action as CoreAction;
-use crate::arena::{run as run_arena, AgentSpec};
+use crate::arena::{run_recording as run_arena, AgentSpec};
 use std::sync::Arc;
 
 use numpy::{PyArray1, PyArrayMethods};
@@ -370,8 +370,11 @@ pub fn agent_spec<'py>(py: Python<'py>, text: &str) -> PyResult<(String, Bound<'
 /// Play ``n_games`` games between built-in agents (specs) in Rust threads with
 /// the GIL released; see ``dragoncastle.arena``. ``progress(done)`` is called
 /// about ten times a second; Ctrl-C stops the run and raises KeyboardInterrupt.
+/// With ``search_stats=k > 0`` each game's dict has ``search``: per decision,
+/// ``None`` (an agent that does not search) or ``{"iterations": n, "top":
+/// [(action_id, visits, mean_value), ...]}``, the ``k`` most visited root moves.
 #[pyfunction]
-#[pyo3(signature = (agents, n_games, seed = 0, threads = None, rules = None, progress = None, *, spirits = None, dragons = None))]
+#[pyo3(signature = (agents, n_games, seed = 0, threads = None, rules = None, progress = None, *, spirits = None, dragons = None, search_stats = 0))]
 #[allow(clippy::too_many_arguments)]
 pub fn arena<'py>(
     py: Python<'py>,
@@ -383,6 +386,7 @@ pub fn arena<'py>(
     progress: Option<Bound<'py, PyAny>>,
     spirits: Option<&Bound<'py, PyAny>>,
     dragons: Option<&Bound<'py, PyAny>>,
+    search_stats: usize,
 ) -> PyResult<Bound<'py, PyList>> {
     let specs = agents.iter().map(|a| AgentSpec::parse(a)).collect::<Result<Vec<_>, _>>().map_err(setup_err)?;
     if !(1..=4).contains(&specs.len()) {
@@ -401,7 +405,7 @@ pub fn arena<'py>(
     let result = interruptible(
         py,
         &stop,
-        || run_arena(&specs, n_games, &setup, threads, &done, &stop),
+        || run_arena(&specs, n_games, &setup, threads, &done, &stop, search_stats),
         |_| match &progress {
             Some(cb) => cb.call1((done.load(Ordering::Relaxed),)).map(|_| ()),
             None => Ok(()),
@@ -422,6 +426,21 @@ pub fn arena<'py>(
         d.set_item("actions", g.actions.iter().map(|a| a.id()).collect::<Vec<_>>())?;
         d.set_item("decisions", g.decisions[..n].to_vec())?;
         d.set_item("seconds", g.seconds[..n].to_vec())?;
+        if search_stats > 0 {
+            let per_decision = PyList::empty(py);
+            for stats in &g.search {
+                match stats {
+                    None => per_decision.append(py.None())?,
+                    Some(st) => {
+                        let e = PyDict::new(py);
+                        e.set_item("iterations", st.iterations)?;
+                        e.set_item("top", st.top.iter().map(|m| (m.mv.id(), m.visits, m.value)).collect::<Vec<_>>())?;
+                        per_decision.append(e)?;
+                    }
+                }
+            }
+            d.set_item("search", per_decision)?;
+        }
         out.append(d)?;
     }
     Ok(out)

@@ -1,0 +1,268 @@
+"""Looking at games (issue 22): the search's statistics in arena records
+(``--search-stats``), the picture of a position, and ``dragoncastle replay``'s
+page, without a browser (tests/test_replay_browser.py drives one)."""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+from xml.etree import ElementTree
+
+import pytest
+
+import dragoncastle as dc
+from dragoncastle.arena import ArenaResult
+from dragoncastle.cli import main
+from dragoncastle.replay import RecordedGame, ReplayError, read_games, replay_page, write_replay
+
+SEARCHING = ["mcts:iterations=40,rollout=random", "greedy"]
+
+
+def record(path: Path, agents=SEARCHING, games=2, seed=0, **kw) -> list[str]:
+    lines = list(dc.arena(agents, games, seed=seed, threads=1, **kw).records())
+    path.write_text("".join(line + "\n" for line in lines))
+    return lines
+
+
+def page_data(page: str) -> dict:
+    """The JSON document inside a page (what the page's script inflates)."""
+    packed = re.search(r'<script id="data" type="application/octet-stream">([^<]*)</script>', page).group(1)
+    return json.loads(gzip.decompress(base64.b64decode(packed)))
+
+
+def expand(edits: list[list[int]]) -> list[list[int]]:
+    """The page's own expansion of a game's frames (the script's ``expand``)."""
+    out = [edits[0]]
+    for ed in edits[1:]:
+        prev, cur, i, e = out[-1], [], 0, 0
+        while e < len(ed):
+            start, removed, added = ed[e:e + 3]
+            cur += prev[i:start] + ed[e + 3:e + 3 + added]
+            i, e = start + removed, e + 3 + added
+        out.append(cur + prev[i:])
+    return out
+
+
+# ---- the search's statistics in the arena's records
+
+def test_search_stats_change_no_game_and_name_the_move_played():
+    plain = dc.arena(SEARCHING, 3, seed=5, threads=2)
+    stats = dc.arena(SEARCHING, 3, seed=5, threads=2, search_stats=4)
+    assert plain.untimed_games() == [{k: v for k, v in g.items() if k != "search"} for g in stats.untimed_games()]
+    assert all("search" not in g for g in plain.games)
+    for line, g in zip(stats.records(), stats.games):
+        data = json.loads(line)
+        search = data["meta"]["search"]
+        assert len(search) == len(g["actions"]) == len(data["actions"])
+        game = dc.Game(players=2, seed=g["seed"])
+        searched = 0
+        for action, d in zip(g["actions"], search):
+            seat_agent = data["meta"]["agents"][game.current_player]
+            assert (d is None) == (seat_agent == "greedy")
+            if d is not None:
+                top = d["top"]
+                assert 1 <= len(top) <= 4 and top[0][0] == action
+                assert [m[1] for m in top] == sorted((m[1] for m in top), reverse=True)
+                assert all(game.is_legal(m[0]) and 0 <= m[2] <= 1 and m[2] == round(m[2], 4) for m in top)
+                forced = len(game.legal_actions()) == 1
+                assert d["iterations"] == (0 if forced else 40)
+                searched += not forced
+            game.apply(action)
+        assert searched > 30
+        # The record still replays, and merges with its statistics kept.
+        assert dc.Game.from_json(line).scores() == g["scores"]
+    merged = ArenaResult.from_records(list(stats.records()))
+    assert list(merged.records()) == list(stats.records())
+    with pytest.raises(ValueError, match="search_stats"):
+        dc.arena(SEARCHING, 1, search_stats=-1)
+
+
+def test_cli_search_stats_need_a_record(tmp_path, capsys):
+    path = tmp_path / "g.jsonl"
+    assert main(["arena", "--seats", *SEARCHING, "--games", "2", "--threads", "1", "--record", str(path),
+                 "--search-stats", "3"]) == 0
+    lines = path.read_text().splitlines()
+    tops = [d["top"] for line in lines for d in json.loads(line)["meta"]["search"] if d]
+    assert tops and max(len(t) for t in tops) == 3
+    assert main(["arena", "--seats", *SEARCHING, "--games", "2", "--threads", "1", "--record", str(path),
+                 "--search-stats"]) == 0
+    assert max(len(d["top"]) for line in path.read_text().splitlines()
+               for d in json.loads(line)["meta"]["search"] if d) == 5
+    assert main(["arena", "--seats", *SEARCHING, "--games", "2", "--threads", "1", "--record", str(path)]) == 0
+    assert all("search" not in json.loads(line)["meta"] for line in path.read_text().splitlines())
+    with pytest.raises(SystemExit, match="--record"):
+        main(["arena", "--seats", *SEARCHING, "--games", "1", "--search-stats"])
+
+
+# ---- the picture
+
+def test_every_picture_is_well_formed_and_marks_the_last_move():
+    g = dc.Game(players=3, seed=4, spirits=2, dragons=2)
+    agent = dc.agents.GreedyAgent(1)
+    assert "Last move: none" in g._repr_svg_()
+    while not g.is_over:
+        seat = g.current_player
+        a = agent.act(g)
+        g.apply(a)
+        svg = g._repr_svg_()
+        root = ElementTree.fromstring(svg)
+        assert root.tag == "{http://www.w3.org/2000/svg}svg"
+        assert f"Last move: seat {seat} {a}" in svg
+        # Whose turn and the phase, in words and in the picture's title.
+        title = root.find("{http://www.w3.org/2000/svg}title").text
+        if not g.is_over:
+            assert title == f"Turn {g.turn + 1} · seat {g.current_player} to move · {g.phase.name}"
+    assert "Game over" in g._repr_svg_() and "winner" in g._repr_svg_()
+
+
+# ---- reading records
+
+def test_read_games_gives_each_games_start_and_decisions(tmp_path):
+    path = tmp_path / "g.jsonl"
+    lines = record(path, ["mcts:iterations=30"], games=2, seed=3, search_stats=2)  # solo: the Dragon moves too
+    games = read_games(path)
+    assert [g.number for g in games] == [0, 1]
+    for rec, line in zip(games, lines):
+        final = dc.Game.from_json(line)
+        assert rec.start.turn == 0 and rec.start.history == []
+        g = rec.start.clone()
+        for a in rec.actions:
+            g.apply(a)
+        assert g.to_json() == final.to_json()
+        assert len(rec.actions) < len(final.history)  # the Dragon's moves are not decisions
+        assert rec.agents == ["mcts:iterations=30"] and len(rec.search) == len(rec.actions)
+    assert [g.number for g in read_games(path, game=1)] == [1]
+
+
+def test_records_without_statistics_or_meta_still_replay(tmp_path):
+    """Records written before --search-stats, and plain Game.to_json lines, load and replay."""
+    path = tmp_path / "old.jsonl"
+    lines = record(path, ["greedy", "random"], games=1)
+    g = dc.Game(players=2, seed=11)
+    for _ in range(30):
+        g.apply(g.legal_actions()[0])
+    path.write_text(lines[0] + "\n\n" + g.to_json() + "\n")
+    games = read_games(path)
+    assert [(r.agents, r.search) for r in games] == [(["greedy", "random"], None), (None, None)]
+    assert [len(r.actions) for r in games] == [len(json.loads(lines[0])["actions"]), 30]
+    page, stats = replay_page(games)
+    data = page_data(page)
+    assert [gd["search"] for gd in data["games"]] == [None, None]
+    assert stats.positions == sum(len(r.actions) + 1 for r in games)
+
+
+# ---- the page
+
+def test_the_page_holds_every_position_as_the_engine_draws_it(tmp_path):
+    path = tmp_path / "g.jsonl"
+    record(path, SEARCHING, games=2, search_stats=3, spirits=1, dragons=1)
+    games = read_games(path)
+    page, stats = replay_page(games, title="t")
+    data = page_data(page)
+    assert stats.games == len(data["games"]) == 2 and stats.distinct_lines == len(data["lines"])
+    for rec, gd in zip(games, data["games"]):
+        frames = expand(gd["frames"])
+        g = rec.start.clone()
+        assert "\n".join(data["lines"][i] for i in frames[0]) == g._repr_svg_()
+        for k, a in enumerate(rec.actions, 1):
+            g.apply(a)
+            assert "\n".join(data["lines"][i] for i in frames[k]) == g._repr_svg_()
+            assert gd["moves"][k - 1][1] == str(a) and gd["scores"][k] == g.scores()
+        assert len(frames) == len(rec.actions) + 1
+        for d, raw in zip(gd["search"], rec.search):
+            assert (d is None) == (raw is None)
+            if d:
+                assert [m[0] for m in d["top"]] == [str(dc.Action.from_id(m[0])) for m in raw["top"]]
+        assert gd["agents"] == rec.agents and "seed" in gd["label"]
+
+
+def test_the_page_is_self_contained():
+    g = dc.Game(players=2, seed=1)
+    for _ in range(10):
+        g.apply(g.legal_actions()[-1])
+    page, _ = replay_page([RecordedGame(0, dc.Game(players=2, seed=1), g.history)], title="<games> & more")
+    # Nothing is fetched: no script, style, image or frame from elsewhere.
+    assert not re.search(r"""(src|href)\s*=\s*["'](?!data:)""", page)
+    assert "@import" not in page and "url(" not in page
+    # The only URL is the SVG namespace, a name that no browser fetches.
+    assert set(re.findall(r"https?://[^\s\"'<>)]+", page)) <= {"http://www.w3.org/2000/svg"}
+    assert "<title>&lt;games&gt; &amp; more</title>" in page
+    assert "DecompressionStream" in page
+
+
+def test_write_replay_measures_and_stays_small(tmp_path):
+    path = tmp_path / "g.jsonl"
+    record(path, ["greedy", "random"], games=12, seed=100)
+    out = tmp_path / "p.html"
+    stats = write_replay(path, out)
+    assert stats.page_bytes == out.stat().st_size and stats.games == 12
+    # A bound that catches a page storing each picture whole (about 20 KB each,
+    # 200 per game): shared lines and edits keep a game near 20 KB in all.
+    assert stats.page_bytes < 40_000 * stats.games
+    assert write_replay(path, out, game=5).games == 1
+    assert len(page_data(out.read_text())["games"]) == 1
+
+
+# ---- the command and its errors
+
+def run_cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "dragoncastle", "replay", *args], capture_output=True, text=True)
+
+
+def test_cli_replay_writes_the_page(tmp_path):
+    path = tmp_path / "g.jsonl"
+    record(path, ["greedy", "random"], games=3)
+    out = tmp_path / "page.html"
+    r = run_cli(str(path), "--html", str(out))
+    assert r.returncode == 0, r.stderr
+    assert re.fullmatch(r"wrote .*page\.html: 3 game\(s\), \d+ positions, \d+\.\d\d MB\n", r.stdout)
+    assert len(page_data(out.read_text())["games"]) == 3
+
+
+@pytest.mark.parametrize("content, args, message", [
+    (None, [], "cannot read"),
+    ("", [], "no games"),
+    ('{"format": "dragoncastle-game"\n', [], "line 1: not a JSON line"),
+    ("GOOD\n\n[1, 2]\n", [], "line 3: not a recorded game"),
+    ('GOOD\n{"a": 1}\n', [], "line 2: invalid game JSON"),
+    ("GOOD\nGOOD\n", ["--game", "2"], "has 2 game(s): --game is 0 to 1, not 2"),
+    ("BAD_SEARCH\n", [], "meta.search has 1 entries for"),
+    ("BAD_AGENTS\n", [], "meta.agents"),
+])
+def test_cli_replay_bad_input_is_a_clear_error(tmp_path, content, args, message):
+    path = tmp_path / "g.jsonl"
+    out = tmp_path / "page.html"
+    if content is not None:
+        good = record(tmp_path / "good.jsonl", ["greedy", "random"], games=1)[0]
+        bad_search = json.loads(good)
+        bad_search["meta"]["search"] = [None]
+        bad_agents = json.loads(good)
+        bad_agents["meta"]["agents"] = ["greedy"]
+        path.write_text(content.replace("GOOD", good).replace("BAD_SEARCH", json.dumps(bad_search))
+                        .replace("BAD_AGENTS", json.dumps(bad_agents)))
+    r = run_cli(str(path), "--html", str(out), *args)
+    assert r.returncode != 0 and "Traceback" not in r.stderr, r.stderr
+    assert r.stderr.startswith("dragoncastle replay: ") and message in r.stderr, r.stderr
+    assert str(path) in r.stderr or message == "cannot read"
+    assert not out.exists()
+
+
+def test_cli_replay_bad_arguments(tmp_path):
+    path = tmp_path / "g.jsonl"
+    record(path, ["greedy", "random"], games=1)
+    for args, message in [(["--game", "-1"], "must be 0 or more"), (["--game", "x"], "not a whole number"), ([], "--html")]:
+        r = run_cli(str(path), *(["--html", str(tmp_path / "p.html")] if args else []), *args)
+        assert r.returncode == 2 and "Traceback" not in r.stderr and message in r.stderr, r.stderr
+    r = run_cli(str(path), "--html", str(tmp_path / "no" / "such" / "dir" / "p.html"))
+    assert r.returncode != 0 and "Traceback" not in r.stderr and "cannot write" in r.stderr, r.stderr
+
+
+def test_replay_error_is_a_value_error(tmp_path):
+    with pytest.raises(ValueError):
+        read_games(tmp_path / "missing.jsonl")
+    assert issubclass(ReplayError, ValueError)
