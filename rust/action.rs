@@ -88,6 +88,26 @@ pub enum ActionKind {
 }
 
 impl ActionKind {
+    /// The sixteen kinds in index order (`ActionKind` in Python numbers them so).
+    pub const ALL: [ActionKind; 16] = [
+        ActionKind::Take,
+        ActionKind::TakeShrine,
+        ActionKind::Discard,
+        ActionKind::Summon,
+        ActionKind::Place,
+        ActionKind::Shrine,
+        ActionKind::Done,
+        ActionKind::Spirit,
+        ActionKind::Destroy,
+        ActionKind::Flip,
+        ActionKind::ShrineFrom,
+        ActionKind::ShrineTo,
+        ActionKind::MoveFrom,
+        ActionKind::MoveTo,
+        ActionKind::Set,
+        ActionKind::Change,
+    ];
+
     /// The kind's upper-case name (`TAKE`, `TAKE_SHRINE`, …), as in `docs/actions.md`.
     pub const fn name(self) -> &'static str {
         match self {
@@ -432,6 +452,13 @@ impl std::ops::Deref for ActionList {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn kinds_are_listed_in_index_order() {
+        for (i, k) in ActionKind::ALL.iter().enumerate() {
+            assert_eq!(*k as usize, i, "{}", k.name());
+        }
+    }
 
     #[test]
     fn ids_round_trip() {

@@ -437,6 +437,29 @@ def test_observations_default_to_the_player_to_move(dc):
     assert c[1059] == int(np.argmax(t[247:261, 0, 0]))
 
 
+def test_enum_members_carry_their_own_names_and_numbers(dc):
+    """Issue 21: the bindings read the enums' names from the core's tables by
+    member number, so every member's name must name that very member, in both
+    engines, with the numbers 0, 1, 2, ... in declaration order."""
+    for enum, count in ((dc.TileType, 6), (dc.ActionKind, 16), (dc.Phase, 15)):
+        members = [getattr(enum, n) for n in dir(enum) if n.isupper() and not n.startswith("_")]
+        assert len(members) == count, enum
+        assert sorted(int(m) for m in members) == list(range(count)), enum
+        for m in members:
+            assert getattr(enum, m.name) == m, (enum, m.name)
+    assert [t.is_faction for t in sorted((getattr(dc.TileType, n) for n in ("MERCHANT", "SOLDIER", "FARMER",
+            "SEASON", "WIND", "DRAGON")), key=int)] == [True, True, True, False, False, False]
+
+
+def test_a_realm_is_drawn_one_way(dc):
+    """Issue 21: ``repr(realm)`` is the Realm's own text (``Realm.text``) on one
+    line, the same in both engines: heights, face-down tops and Shrines included."""
+    text = "3Me2 . 2# .\n. 1Dr1 . 2S\n. . . .\n1So6 . . 4Wi3\n"
+    realm = dc.Realm.parse(text)
+    assert realm.text == text
+    assert repr(realm) == "<Realm | 3Me2 . 2# . | . 1Dr1 . 2S | . . . . | 1So6 . . 4Wi3 |>"
+
+
 def test_enums_and_realms_pickle_and_copy(dc):
     """Issue 12: results cross processes, so Phase, ActionKind, TileType and
     Realm pickle and copy (both engines)."""

@@ -244,14 +244,7 @@ class Realm:
         return sum(1 for cell in CELLS if self.heights[cell] > 0 and cell not in self.face_up)
 
     def __repr__(self) -> str:
-        rows = []
-        for r in range(SIDE):
-            cells = []
-            for c in range(SIDE):
-                top = self.top((r, c))
-                cells.append("." if top is None else str(top[0]) if top[1] else "#S" if (r, c) in self.shrines else "##")
-            rows.append(" ".join(cells))
-        return "<Realm | " + " | ".join(rows) + " |>"
+        return "<Realm | " + " | ".join(self.text.splitlines()) + " |>"
 
 
 def _checked(cell: Cell) -> Cell:
