@@ -32,6 +32,16 @@ pub enum Observation {
 }
 
 impl Observation {
+    /// The observation named `name`: `compact`, `tensor` or `none`.
+    pub fn parse(name: &str) -> Result<Observation, Error> {
+        match name {
+            "compact" => Ok(Observation::Compact),
+            "tensor" => Ok(Observation::Tensor),
+            "none" => Ok(Observation::None),
+            _ => Err(Error::Setup(format!("observation must be 'compact', 'tensor' or 'none'; got {name:?}"))),
+        }
+    }
+
     /// Elements of one game's observation row: bytes (`Compact`), floats (`Tensor`) or 0.
     pub fn size(self) -> usize {
         match self {
@@ -50,6 +60,33 @@ pub enum RewardKind {
     Win,
     /// The change of each seat's score (its sum over a game is the final score).
     Score,
+}
+
+impl RewardKind {
+    /// The reward named `name`: `win` or `score`.
+    pub fn parse(name: &str) -> Result<RewardKind, Error> {
+        match name {
+            "win" => Ok(RewardKind::Win),
+            "score" => Ok(RewardKind::Score),
+            _ => Err(Error::Setup(format!("reward must be 'win' or 'score'; got {name:?}"))),
+        }
+    }
+}
+
+/// Most games one [`VecEnv`] steps.
+pub const MAX_GAMES: usize = 1 << 20;
+
+/// `n` games on `threads` threads checked as a [`VecEnv`]'s size: 1 to
+/// [`MAX_GAMES`] games, 1 to [`crate::search::MAX_THREADS`] threads (the
+/// bound of every batch API). A caller that allocates per game checks first.
+pub fn check_size(n: usize, threads: usize) -> Result<(), Error> {
+    if !(1..=crate::search::MAX_THREADS).contains(&threads) {
+        return Err(Error::Setup(format!("threads must be 1 to {}; got {threads}", crate::search::MAX_THREADS)));
+    }
+    if !(1..=MAX_GAMES).contains(&n) {
+        return Err(Error::Setup(format!("n must be 1 to 2**20 games; got {n}")));
+    }
+    Ok(())
 }
 
 /// The games of a [`VecEnv`] at one moment ([`VecEnv::snapshot`]).
@@ -118,9 +155,7 @@ impl VecEnv {
         observation: Observation,
     ) -> Result<VecEnv, Error> {
         setup.validate()?;
-        if n == 0 {
-            return Err(Error::Setup("a VecEnv needs at least one game".into()));
-        }
+        check_size(n, threads)?;
         if setup.deal.is_some() {
             return Err(Error::Setup("a VecEnv deals each game from its seed; an explicit deal is not allowed".into()));
         }
@@ -132,9 +167,6 @@ impl VecEnv {
         }
         if opponent.is_some() != learner.is_some() {
             return Err(Error::Setup("an opponent needs a learner seat, and a learner seat an opponent".into()));
-        }
-        if !(1..=crate::search::MAX_THREADS).contains(&threads) {
-            return Err(Error::Setup(format!("threads must be 1 to {}; got {threads}", crate::search::MAX_THREADS)));
         }
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)

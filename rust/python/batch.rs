@@ -97,9 +97,7 @@ pub(crate) fn dragon_points(card: &str, realms: Vec<PyRef<'_, PyRealm>>, player:
 #[pyfunction]
 #[pyo3(name = "observation_shape", signature = (version = OBSERVATION_VERSION))]
 pub(crate) fn py_observation_shape(version: u32) -> PyResult<(usize, usize, usize)> {
-    observation_shape(version)
-        .map(|s| (s[0], s[1], s[2]))
-        .ok_or_else(|| PyValueError::new_err(format!("observation version {version} does not exist (1 or {OBSERVATION_VERSION})")))
+    crate::state::observe::checked_observation_shape(version).map(|s| (s[0], s[1], s[2])).map_err(to_py_err)
 }
 
 /// The solo rank of a final score (R-SOLO-5).

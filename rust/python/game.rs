@@ -466,12 +466,7 @@ impl PyGame {
     /// ``player`` defaults to the player to move.
     #[pyo3(signature = (player = None, version = OBSERVATION_VERSION))]
     fn observation_tensor<'py>(&self, py: Python<'py>, player: Option<i64>, version: u32) -> PyResult<Bound<'py, PyAny>> {
-        let seat = self.observer(player)?;
-        let shape = observation_shape(version)
-            .ok_or_else(|| PyValueError::new_err(format!("observation version {version} does not exist (1 or {OBSERVATION_VERSION})")))?;
-        let mut v = vec![0f32; OBSERVATION_SIZE];
-        self.g.state().observation_tensor(seat, &mut v);
-        v.truncate(shape.iter().product());
+        let (v, shape) = self.g.state().observation_tensor_of(self.observer(player)?, version).map_err(to_py_err)?;
         Ok(PyArray1::from_vec(py, v).reshape(shape)?.into_any())
     }
     /// The compact observation: ``COMPACT_OBSERVATION_SIZE`` bytes (uint8)

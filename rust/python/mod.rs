@@ -24,7 +24,7 @@ use crate::realm::{Realm as CoreRealm, SIDE};
 use crate::rng::SplitMix64;
 use crate::cards::{Cards, DRAGONS};
 use crate::setup::Setup;
-use crate::state::observe::{observation_shape, COMPACT_OBSERVATION_SIZE, OBSERVATION_SHAPE, OBSERVATION_SIZE, OBSERVATION_VERSION};
+use crate::state::observe::{COMPACT_OBSERVATION_SIZE, OBSERVATION_SHAPE, OBSERVATION_VERSION};
 use crate::state::{Phase as CorePhase, Rules as CoreRules};
 use crate::tile::{Tile as CoreTile, TileType as CoreType};
 use crate::{agents, render, Game as CoreGame};

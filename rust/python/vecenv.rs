@@ -59,24 +59,10 @@ impl PyVecEnv {
         rules: Option<PyRules>,
     ) -> PyResult<Self> {
         crate::setup::check_players(players as i64).map_err(crate::python::to_py_err)?;
-        // Checked before the arrays are allocated; the bound is the one every batch API uses.
-        if !(1..=crate::search::MAX_THREADS).contains(&threads) {
-            return Err(PyValueError::new_err(format!("threads must be 1 to {}; got {threads}", crate::search::MAX_THREADS)));
-        }
-        if !(1..=1 << 20).contains(&n) {
-            return Err(PyValueError::new_err(format!("n must be 1 to 2**20 games; got {n}")));
-        }
-        let reward = match reward {
-            "win" => RewardKind::Win,
-            "score" => RewardKind::Score,
-            _ => return Err(PyValueError::new_err(format!("reward must be 'win' or 'score'; got {reward:?}"))),
-        };
-        let observation = match observation {
-            "compact" => Observation::Compact,
-            "tensor" => Observation::Tensor,
-            "none" => Observation::None,
-            _ => return Err(PyValueError::new_err(format!("observation must be 'compact', 'tensor' or 'none'; got {observation:?}"))),
-        };
+        // Checked before the arrays are allocated.
+        crate::vecenv::check_size(n, threads).map_err(to_py_err)?;
+        let reward = RewardKind::parse(reward).map_err(to_py_err)?;
+        let observation = Observation::parse(observation).map_err(to_py_err)?;
         let opponent = opponent.map(AgentSpec::parse).transpose().map_err(to_py_err)?;
         let learner = match (&opponent, learner) {
             (Some(_), l) => Some(l.unwrap_or(0)),

@@ -82,6 +82,12 @@ pub const OBSERVATION_SHAPE: [usize; 3] = [planes::COUNT, MAX_ROWS, MAX_COLS];
 /// Floats in the observation tensor: 304 planes of 144.
 pub const OBSERVATION_SIZE: usize = planes::COUNT * SPACES;
 
+/// [`observation_shape`], with an error that says which versions exist.
+pub fn checked_observation_shape(version: u32) -> Result<[usize; 3], crate::Error> {
+    observation_shape(version)
+        .ok_or_else(|| crate::Error::Setup(format!("observation version {version} does not exist (1 or {OBSERVATION_VERSION})")))
+}
+
 /// The shape of the tensor of layout `version` (1, 2 or 3): each version
 /// is the one before with planes appended.
 pub const fn observation_shape(version: u32) -> Option<[usize; 3]> {
@@ -252,6 +258,17 @@ impl State {
         }
         s.castle.refresh();
         s
+    }
+
+    /// The tensor of layout `version` (1 to [`OBSERVATION_VERSION`]) for
+    /// `seat`, flat, and its shape: each version is the one before with
+    /// planes appended, so an older one is the newest cut short.
+    pub fn observation_tensor_of(&self, seat: usize, version: u32) -> Result<(Vec<f32>, [usize; 3]), crate::Error> {
+        let shape = checked_observation_shape(version)?;
+        let mut v = vec![0f32; OBSERVATION_SIZE];
+        self.observation_tensor(seat, &mut v);
+        v.truncate(shape.iter().product());
+        Ok((v, shape))
     }
 
     /// Fill `out` (length [`OBSERVATION_SIZE`]) with what `seat` may know.
