@@ -23,6 +23,7 @@
 use std::fmt;
 
 use crate::error::Error;
+use crate::coords::{Cell, Space};
 use crate::layout::{MAX_COLS, MAX_ROWS, SPACES};
 use crate::realm::{CELLS, SIDE};
 use crate::tile::TileType;
@@ -304,10 +305,8 @@ impl Action {
             let (r, c) = rest.split_once(',').ok_or_else(|| bad("expected row,col"))?;
             let r: usize = r.trim().parse().map_err(|_| bad("row is not a number"))?;
             let c: usize = c.trim().parse().map_err(|_| bad("column is not a number"))?;
-            if r >= rows || c >= cols {
-                return Err(bad(&format!("({r},{c}) is outside the {rows}x{cols} grid")));
-            }
-            Ok((r * cols + c) as u8)
+            let square = if rows == Space::ROWS { Space::new(r, c).map(Space::index) } else { Cell::new(r, c).map(Cell::index) };
+            square.map(|i| i as u8).ok_or_else(|| bad(&format!("({r},{c}) is outside the {rows}x{cols} grid")))
         };
         let no_args = |a: Action| if rest.is_empty() { Ok(a) } else { Err(bad("unexpected arguments")) };
         match word {
@@ -344,8 +343,8 @@ impl Action {
 
 impl fmt::Display for Action {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let space = |s: u8| ((s as usize) / MAX_COLS, (s as usize) % MAX_COLS);
-        let cell = |c: u8| ((c as usize) / SIDE, (c as usize) % SIDE);
+        let space = |s: u8| Space::at(s as usize).row_col();
+        let cell = |c: u8| Cell::at(c as usize).row_col();
         match *self {
             Action::Take(s) => write!(f, "take {},{}", space(s).0, space(s).1),
             Action::Place(c) => write!(f, "place {},{}", cell(c).0, cell(c).1),

@@ -361,7 +361,8 @@ impl Castle {
             return Err(format!("remaining {} != sum of heights {n}", self.remaining));
         }
         for s in 0..SPACES {
-            if self.height[s] > 0 && (s / MAX_COLS >= self.rows() || s % MAX_COLS >= self.cols()) {
+            let (row, col) = crate::coords::Space::at(s).row_col();
+            if self.height[s] > 0 && (row >= self.rows() || col >= self.cols()) {
                 return Err(format!("stack outside the grid at space {s}"));
             }
         }

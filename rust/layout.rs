@@ -110,7 +110,7 @@ impl Layout {
                         )))
                     }
                 };
-                heights[r * MAX_COLS + c] = h;
+                heights[crate::coords::Space::of(r, c).index()] = h;
             }
             let len = line.chars().count();
             if r > 0 && len != cols {
@@ -171,11 +171,7 @@ impl Layout {
     }
     /// Stack height of `(row, col)` at the deal: 0 where there is no space, or outside the grid.
     pub fn height(&self, row: usize, col: usize) -> u8 {
-        if row < MAX_ROWS && col < MAX_COLS {
-            self.heights[row * MAX_COLS + col]
-        } else {
-            0
-        }
+        crate::coords::Space::new(row, col).map_or(0, |s| self.heights[s.index()])
     }
     /// Stack heights at the deal by castle space (`row * 12 + col`), 0 for no space.
     pub fn heights(&self) -> &[u8; SPACES] {

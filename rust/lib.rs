@@ -11,6 +11,7 @@
 // so that a position is `_core::State`, not `_core::state::State`.
 mod action;
 mod castle;
+mod coords;
 mod error;
 mod game;
 mod grid;
@@ -39,6 +40,7 @@ mod python;
 
 pub use action::{Action, ActionKind, ActionList, LEGAL_BOUND, MAX_LEGAL, NUM_ACTIONS};
 pub use castle::Castle;
+pub use coords::{Cell, Space};
 pub use error::Error;
 pub use game::Game;
 pub use groups::{GroupTable, SETS, THREES};

@@ -433,7 +433,7 @@ impl Realm {
                 return Err(format!("row {row} has {} cells, not {SIDE}", cells.len()));
             }
             for (col, cell) in cells.iter().enumerate() {
-                let i = row * SIDE + col;
+                let i = crate::coords::Cell::of(row, col).index();
                 if *cell == "." {
                     continue;
                 }
@@ -464,7 +464,7 @@ impl Realm {
         for row in 0..SIDE {
             let cells: Vec<String> = (0..SIDE)
                 .map(|col| {
-                    let i = row * SIDE + col;
+                    let i = crate::coords::Cell::of(row, col).index();
                     match self.top(i) {
                         None => ".".into(),
                         Some((Some(t), _)) => format!("{}{t}", self.height[i]),

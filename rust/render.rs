@@ -5,7 +5,7 @@ use std::fmt::Write;
 
 use crate::action::Action;
 use crate::game::Game;
-use crate::layout::MAX_COLS;
+use crate::coords::{Cell, Space};
 use crate::tile::{Tile, TileType};
 use crate::realm::{CELLS, SIDE};
 use crate::state::{Phase, State};
@@ -42,7 +42,7 @@ pub fn text(s: &State) -> String {
     for r in 0..c.rows() {
         let _ = write!(o, "{r:>2}  ");
         for col in 0..c.cols() {
-            let sp = r * MAX_COLS + col;
+            let sp = Space::of(r, col).index();
             match c.top(sp) {
                 None => o.push_str("  .   "),
                 Some(t) => {
@@ -75,7 +75,7 @@ pub fn text(s: &State) -> String {
         for r in 0..SIDE {
             o.push_str("    ");
             for col in 0..SIDE {
-                let cell = r * SIDE + col;
+                let cell = Cell::of(r, col).index();
                 let h = p.realm.height(cell);
                 match (h, p.realm.face_up_tile(cell)) {
                     (0, _) => o.push_str(" .   "),
@@ -353,7 +353,7 @@ fn castle(o: &mut String, s: &State, before: Option<&State>, top: usize) {
     let c = s.castle();
     for r in 0..c.rows() {
         for col in 0..c.cols() {
-            let sp = r * MAX_COLS + col;
+            let sp = Space::of(r, col).index();
             let (x, y) = (PAD + col * CELL, top + r * CELL);
             let h = c.height(sp) as usize;
             let taken = before.is_some_and(|b| (b.castle().height(sp) as usize) > h);
@@ -442,7 +442,8 @@ fn panel(o: &mut String, s: &State, last: Option<&LastMove>, seat: usize, x: usi
     let realm_before = last.map(|l| &l.before.player(seat).realm);
     let placing = last.is_some_and(|l| matches!(l.action, Action::Place(_)));
     for cell in 0..CELLS {
-        realm_cell(o, &p.realm, realm_before, placing, cell, x + 8 + (cell % SIDE) * RCELL, y + 44 + (cell / SIDE) * RCELL);
+        let (row, col) = Cell::at(cell).row_col();
+        realm_cell(o, &p.realm, realm_before, placing, cell, x + 8 + col * RCELL, y + 44 + row * RCELL);
     }
     let ty = y + 44 + SIDE * RCELL + 16;
     let _ = write!(o, r#"<text x="{}" y="{ty}">VP tokens {} · Countdown {}</text>"#, x + 8, p.vp, p.countdown);

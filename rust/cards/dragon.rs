@@ -255,6 +255,7 @@ fn knowledge(r: &Realm) -> u32 {
 
 #[cfg(test)]
 mod tests {
+    use crate::coords::Cell;
     use super::*;
     use crate::realm::CELLS;
 
@@ -299,8 +300,9 @@ mod tests {
                 })
                 .sum(),
             HARMONY => {
-                let mv = |c: usize| (c / SIDE) * SIDE + (SIDE - 1 - c % SIDE);
-                let mh = |c: usize| (SIDE - 1 - c / SIDE) * SIDE + c % SIDE;
+                // Mirrored left to right, and top to bottom.
+                let mv = |c: usize| Cell::of(Cell::at(c).row(), SIDE - 1 - Cell::at(c).col()).index();
+                let mh = |c: usize| Cell::of(SIDE - 1 - Cell::at(c).row(), Cell::at(c).col()).index();
                 let mut total = 0;
                 for m in [&mv as &dyn Fn(usize) -> usize, &mh] {
                     if r.occupied() != 0 && (0..CELLS).all(|c| h(c) == h(m(c))) {
@@ -320,14 +322,19 @@ mod tests {
                 2 * symbols.len() as u32
             }
             DEVOTION => shrine_cells().filter(|&c| adjacent(c).any(|n| r.of_type(TileType::Dragon) & (1 << n) != 0)).count() as u32,
-            FORTITUDE => shrine_cells().filter(|&c| c / SIDE == 0 || c / SIDE == SIDE - 1 || c % SIDE == 0 || c % SIDE == SIDE - 1).count() as u32,
+            FORTITUDE => shrine_cells()
+                .filter(|&c| {
+                    let (row, col) = Cell::at(c).row_col();
+                    row == 0 || row == SIDE - 1 || col == 0 || col == SIDE - 1
+                })
+                .count() as u32,
             RIGHTEOUSNESS => {
                 let line = |cells: Vec<usize>| {
                     let k = cells.iter().filter(|&&c| r.has_shrine(c)).count() as u32;
                     k + if k == SIDE as u32 { 2 } else { 0 }
                 };
-                let row = (0..SIDE).map(|i| line((0..SIDE).map(|j| i * SIDE + j).collect())).max().unwrap();
-                let col = (0..SIDE).map(|j| line((0..SIDE).map(|i| i * SIDE + j).collect())).max().unwrap();
+                let row = (0..SIDE).map(|i| line((0..SIDE).map(|j| Cell::of(i, j).index()).collect())).max().unwrap_or(0);
+                let col = (0..SIDE).map(|j| line((0..SIDE).map(|i| Cell::of(i, j).index()).collect())).max().unwrap_or(0);
                 row + col
             }
             POWER => {

@@ -25,10 +25,10 @@ pub(crate) fn action_obj(py: Python<'_>, a: CoreAction) -> Py<PyAction> {
 }
 
 pub(crate) fn space_tuple(s: u8) -> (usize, usize) {
-    (s as usize / MAX_COLS, s as usize % MAX_COLS)
+    Space::at(s as usize).row_col()
 }
 pub(crate) fn cell_tuple(c: u8) -> (usize, usize) {
-    (c as usize / SIDE, c as usize % SIDE)
+    Cell::at(c as usize).row_col()
 }
 
 #[pymethods]
@@ -197,17 +197,11 @@ pub(crate) fn parse_action(spec: &Bound<'_, PyAny>) -> PyResult<CoreAction> {
 }
 
 pub(crate) fn space_index((r, c): (i64, i64)) -> PyResult<usize> {
-    if (0..MAX_ROWS as i64).contains(&r) && (0..MAX_COLS as i64).contains(&c) {
-        Ok(r as usize * MAX_COLS + c as usize)
-    } else {
-        Err(PyValueError::new_err(format!("castle space ({r}, {c}) is outside the 12x12 grid")))
-    }
+    let square = (r >= 0 && c >= 0).then(|| Space::new(r as usize, c as usize)).flatten();
+    square.map(Space::index).ok_or_else(|| PyValueError::new_err(format!("castle space ({r}, {c}) is outside the 12x12 grid")))
 }
 
 pub(crate) fn cell_index((r, c): (i64, i64)) -> PyResult<usize> {
-    if (0..SIDE as i64).contains(&r) && (0..SIDE as i64).contains(&c) {
-        Ok(r as usize * SIDE + c as usize)
-    } else {
-        Err(PyValueError::new_err(format!("realm cell ({r}, {c}) is outside the 4x4 Realm")))
-    }
+    let square = (r >= 0 && c >= 0).then(|| Cell::new(r as usize, c as usize)).flatten();
+    square.map(Cell::index).ok_or_else(|| PyValueError::new_err(format!("realm cell ({r}, {c}) is outside the 4x4 Realm")))
 }

@@ -19,8 +19,9 @@ use pyo3::types::{PyDict, PyList, PyString, PyTuple, PyType};
 
 use crate::action::{Action as CoreAction, ActionKind as CoreKind, ActionList, NUM_ACTIONS, SPIRITS};
 use crate::error::Error;
-use crate::layout::{Layout as CoreLayout, MAX_COLS, MAX_ROWS};
-use crate::realm::{Realm as CoreRealm, SIDE};
+use crate::coords::{Cell, Space};
+use crate::layout::Layout as CoreLayout;
+use crate::realm::Realm as CoreRealm;
 use crate::rng::SplitMix64;
 use crate::cards::{Cards, DRAGONS};
 use crate::setup::Setup;

@@ -76,8 +76,8 @@ impl PyLayout {
     }
     /// Stack height at castle space ``(row, col)`` (0 where there is no space).
     fn height(&self, space: (i64, i64)) -> PyResult<u8> {
-        let i = space_index(space)?;
-        Ok(self.0.height(i / MAX_COLS, i % MAX_COLS))
+        let (row, col) = Space::at(space_index(space)?).row_col();
+        Ok(self.0.height(row, col))
     }
     /// The layout as text, as :meth:`parse` reads it (also ``str(layout)``).
     #[getter]

@@ -3,7 +3,7 @@
 use super::{Phase, State};
 use crate::action::{Action, ActionList};
 use crate::error::Error;
-use crate::layout::{MAX_COLS, SPACES};
+use crate::layout::SPACES;
 use crate::realm::CELLS;
 use crate::action::ActionKind;
 use crate::grid::{count16, Grid, Ranked16, RankedGrid};
@@ -430,7 +430,7 @@ impl State {
             Action::Take(s) if s as usize >= SPACES => format!("there is no castle space {s}"),
             Action::Take(s) => {
                 let s = s as usize;
-                let (r, c) = (s / MAX_COLS, s % MAX_COLS);
+                let (r, c) = crate::coords::Space::at(s).row_col();
                 let Some(t) = self.castle.top(s) else {
                     return format!("castle space ({r},{c}) holds no tile");
                 };

@@ -8,6 +8,7 @@ use serde_json::{json, Value};
 
 use super::{Phase, State, COUNTDOWN_TOKENS, SHRINES};
 use crate::castle::MAX_FLOOR;
+use crate::coords::{Cell, Space};
 use crate::layout::{MAX_COLS, MAX_ROWS, SPACES};
 use crate::realm::{CELLS, SIDE};
 use crate::rng::SplitMix64;
@@ -304,7 +305,7 @@ impl State {
             let p = &self.players[abs];
             let base = REALMS + rel * REALM_PLANES;
             for cell in 0..CELLS {
-                let space = (cell / SIDE) * MAX_COLS + cell % SIDE;
+                let space = Cell::at(cell).space().index();
                 let h = p.realm.height(cell);
                 if h == 0 {
                     continue;
@@ -382,7 +383,7 @@ impl State {
         if self.phase == Phase::Complete {
             set(FIRST_PICK, tc.first_space as usize, 1.0);
         }
-        let realm_space = |cell: usize| (cell / SIDE) * MAX_COLS + cell % SIDE;
+        let realm_space = |cell: usize| Cell::at(cell).space().index();
         match self.phase {
             Phase::WindTo | Phase::StrengthTo => set(LIFTED, realm_space(tc.lifted as usize), 1.0),
             Phase::Strength if tc.moves > 0 => set(LIFTED, realm_space(tc.last_to as usize), 1.0),
@@ -413,7 +414,7 @@ impl State {
         let c = &self.castle;
         let grid = |f: &dyn Fn(usize) -> Value| -> Value {
             (0..c.rows())
-                .map(|r| (0..c.cols()).map(|col| f(r * MAX_COLS + col)).collect::<Vec<_>>())
+                .map(|r| (0..c.cols()).filter_map(|col| Space::new(r, col)).map(|s| f(s.index())).collect::<Vec<_>>())
                 .collect::<Vec<_>>()
                 .into()
         };
@@ -428,7 +429,7 @@ impl State {
         let realm = |seat: usize| -> Value {
             let p = &self.players[seat];
             let cells = |f: &dyn Fn(usize) -> Value| -> Value {
-                (0..SIDE).map(|r| (0..SIDE).map(|col| f(r * SIDE + col)).collect::<Vec<_>>()).collect::<Vec<_>>().into()
+                (0..SIDE).map(|r| (0..SIDE).filter_map(|col| Cell::new(r, col)).map(|c| f(c.index())).collect::<Vec<_>>()).collect::<Vec<_>>().into()
             };
             json!({
                 "heights": cells(&|i| p.realm.height(i).into()),

@@ -11,7 +11,7 @@
 use super::{Phase, State, MAX_SETS};
 use crate::action::{Action, ActionKind, ActionList};
 use crate::cards::spirit::*;
-use crate::layout::{MAX_COLS, MAX_ROWS};
+use crate::coords::Space;
 use crate::groups::{GroupTable, SETS, THREES};
 use crate::realm::{flood, neighbours, set_vp, with_another, ConsolidatedSet, Realm, CELLS};
 use crate::tile::{Tile, TileType};
@@ -520,16 +520,16 @@ impl State {
     pub(crate) fn deception_candidates(&self) -> [Option<usize>; 5] {
         let s0 = self.turn_cards.first_space as usize;
         let f = self.turn_cards.first_floor;
-        let (row, col) = (s0 / MAX_COLS, s0 % MAX_COLS);
+        let (row, col) = Space::at(s0).row_col();
         let h = |s: usize| self.castle.height(s);
         let touching = |s: usize| if h(s) == f { Some(s) } else { None };
         [
-            if row > 0 { touching(s0 - MAX_COLS) } else { None },
+            if row > 0 { touching(s0 - Space::COLS) } else { None },
             if col > 0 { touching(s0 - 1) } else { None },
             // The tile directly under the first (not one Destruction uncovered since).
             if f >= 2 && h(s0) == f - 1 { Some(s0) } else { None },
-            if col + 1 < MAX_COLS { touching(s0 + 1) } else { None },
-            if row + 1 < MAX_ROWS { touching(s0 + MAX_COLS) } else { None },
+            if col + 1 < Space::COLS { touching(s0 + 1) } else { None },
+            if row + 1 < Space::ROWS { touching(s0 + Space::COLS) } else { None },
         ]
     }
 
