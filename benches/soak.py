@@ -2,7 +2,7 @@
 """Soak: a million games through the Python API, memory watched (issue 12).
 
 Plays `--games` games step by step through `dc.Game` (legal ids, apply), with
-`validate()` after every step of one game in `--validate-every`, and a copy,
+`check_invariants()` after every step of one game in `--validate-every`, and a copy,
 an undo, a JSON round trip and a pickle of one game in 1,000; then as many
 through `dc.playouts` and a `dc.VecEnv`. Prints the resident set size (RSS)
 along the way; memory must not grow once the allocator has warmed up.
@@ -49,7 +49,7 @@ def main() -> int:
             i += 7
             steps += 1
             if check:
-                g.validate()
+                g.check_invariants()
                 validated += 1
         if k % 1000 == 0:
             c = g.clone()
@@ -60,7 +60,7 @@ def main() -> int:
             print(f"{k:>9} games  {steps:>11} steps  RSS {checkpoints[-1][1]:7.1f} MB  {time.perf_counter() - start:7.0f} s", flush=True)
     checkpoints.append((n, rss_mb()))
     print(f"{n:>9} games  {steps:>11} steps  RSS {checkpoints[-1][1]:7.1f} MB  {time.perf_counter() - start:7.0f} s; "
-          f"validate() after {validated} steps")
+          f"check_invariants() after {validated} steps")
     batch_start = rss_mb()
     for k in range(10):
         dc.playouts(n // 10, players=2, seed=k * (n // 10), threads=2)

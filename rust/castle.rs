@@ -8,7 +8,7 @@
 //! random game's work (`docs/design.md`): the top floor as a [`Grid`], so its
 //! Available tiles are a few shifts, and each symbol's four slots in the deal,
 //! so the copies identical to a first pick are four look-ups, not a grid scan.
-//! [`Castle::validate`] recomputes both.
+//! [`Castle::check_invariants`] recomputes both.
 
 use crate::grid::Grid;
 use crate::layout::{Layout, MAX_COLS, MAX_ROWS, SPACES};
@@ -340,7 +340,7 @@ impl Castle {
     }
 
     /// Recompute every derived structure from the stacks and compare.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn check_invariants(&self) -> Result<(), String> {
         if (self.top_floor, self.top_spaces) != self.computed_top() {
             return Err(format!("top floor {} and its spaces disagree with the heights", self.top_floor));
         }

@@ -508,7 +508,7 @@ impl Realm {
     }
 
     /// `settled`: no tile placement is under way, so no set of 4 may be left face up.
-    pub fn validate(&self, settled: bool) -> Result<(), String> {
+    pub fn check_invariants(&self, settled: bool) -> Result<(), String> {
         let occ = self.occupied();
         if self.face_up & !occ != 0 {
             return Err("face-up flag on an empty cell".into());

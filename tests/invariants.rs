@@ -1,4 +1,4 @@
-//! Invariants over many random games: `validate()` after every step, undo
+//! Invariants over many random games: `check_invariants()` after every step, undo
 //! restores the identical state, JSON round-trips, legal lists are sorted and
 //! agree with `is_legal`, and every game ends.
 
@@ -57,7 +57,7 @@ fn random_games_keep_every_invariant() {
                 if players == 1 && !g.state().is_over() {
                     assert_eq!(g.state().current_player(), 0, "solo: the player is always to move");
                 }
-                if let Err(e) = g.state().validate() {
+                if let Err(e) = g.state().check_invariants() {
                     panic!("players {players} seed {seed} step {steps} after {a}: {e}");
                 }
                 if steps % 17 == 0 {
@@ -160,7 +160,7 @@ fn determinize_keeps_what_anyone_has_seen() {
     let d = g.determinize(99);
     assert_eq!(d.state().observation(0), g.state().observation(0));
     assert_eq!(d.state().hidden_counts(), g.state().hidden_counts());
-    d.state().validate().unwrap();
+    d.state().check_invariants().unwrap();
     // Undo in the copy never restores the true covered tiles.
     let mut u = d.clone();
     while u.undo().is_some() {}
@@ -242,7 +242,7 @@ fn random_card_games_keep_every_invariant() {
             kinds.insert(a.kind());
             let before = *g.state();
             g.apply(a).unwrap();
-            if let Err(e) = g.state().validate() {
+            if let Err(e) = g.state().check_invariants() {
                 panic!("players {players} seed {seed} step {steps} after {a}: {e}\n{}", g.to_json());
             }
             if steps % 13 == 0 {

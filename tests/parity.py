@@ -103,9 +103,9 @@ def _compare(players: int, seed: int, tensors_every: int, spirits: int = 0, drag
         # Both engines recompute their derived data and conservation laws.
         for engine, g in (("rust", rust), ("python", python)):
             try:
-                g.validate()
+                g.check_invariants()
             except AssertionError as e:
-                return diverged(step, f"validate() failed in the {engine} engine", str(e), "")
+                return diverged(step, f"check_invariants() failed in the {engine} engine", str(e), "")
         if rust.is_over != python.is_over:
             return diverged(step, "is_over", rust.is_over, python.is_over)
         if rust.is_over:

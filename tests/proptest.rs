@@ -1,5 +1,5 @@
 //! Property tests (issue 12): random layouts, deals, action sequences and
-//! JSON bytes. Whatever the input: no panic, `validate()` after every step,
+//! JSON bytes. Whatever the input: no panic, `check_invariants()` after every step,
 //! undo restores exactly, and an action is accepted exactly when it is listed,
 //! for every one of the 1,024 ids.
 //!
@@ -88,7 +88,7 @@ proptest! {
             }
             let a = legal[*c as usize % legal.len()];
             g.apply(a).unwrap();
-            if let Err(e) = g.state().validate() {
+            if let Err(e) = g.state().check_invariants() {
                 prop_assert!(false, "step {}: {}", step, e);
             }
             if step % 7 == 0 {
@@ -112,7 +112,7 @@ proptest! {
             text[at % n] = b;
         }
         if let Ok(back) = Game::from_json(&String::from_utf8_lossy(&text)) {
-            prop_assert!(back.state().validate().is_ok());
+            prop_assert!(back.state().check_invariants().is_ok());
         }
     }
 

@@ -356,7 +356,7 @@ def test_determinize_is_consistent_and_seeded(dc):
     g = play_random(dc.Game(players=2, seed=30), 30, steps=50)
     a, b = g.determinize(1), g.determinize(1)
     assert a == b and g.determinize(2) != a
-    a.validate()
+    a.check_invariants()
     assert a.history == g.history
     assert a.legal_action_ids() == g.legal_action_ids()
     # Undo in the copy does not recover the true covered tiles.
@@ -366,20 +366,20 @@ def test_determinize_is_consistent_and_seeded(dc):
 
 
 def validated_random_games(dc, seeds, check_json=False):
-    """Random games for 1-4 players with validate() after every step."""
+    """Random games for 1-4 players with check_invariants() after every step."""
     for players in (1, 2, 3, 4):
         for seed in seeds:
             g = dc.Game(players=players, seed=seed)
             rng = random.Random(seed)
             while not g.is_over:
                 g.apply(rng.choice(g.legal_actions()))
-                g.validate()
+                g.check_invariants()
             if check_json:
                 assert dc.Game.from_json(g.to_json()) == g
 
 
 def test_random_games_validate_every_step(dc):
-    """Invariants through the Python API: validate() after every step."""
+    """Invariants through the Python API: check_invariants() after every step."""
     validated_random_games(dc, range(15))
 
 

@@ -108,8 +108,8 @@ class TwinEngines(RuleBasedStateMachine):
             assert rust.observation(p) == ref.observation(p)
             assert rust.score_breakdown(p) == ref.score_breakdown(p)
             assert np.array_equal(rust.compact_observation(p), ref.compact_observation(p))
-        rust.validate()
-        ref.validate()
+        rust.check_invariants()
+        ref.check_invariants()
 
 
 LONG = int(os.environ.get("DC_FUZZ_EXAMPLES", "0"))

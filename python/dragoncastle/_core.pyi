@@ -529,7 +529,7 @@ class Game:
         """
     def determinize(self, seed: int) -> Game:
         """A copy with the covered castle tiles re-dealt at random (``seed``)."""
-    def validate(self) -> None:
+    def check_invariants(self) -> None:
         """Recompute every derived structure and check the invariants; raises
         ``AssertionError`` with the reason if one fails.
         """

@@ -486,8 +486,8 @@ impl PyGame {
     }
     /// Recompute every derived structure and check the invariants; raises
     /// ``AssertionError`` with the reason if one fails.
-    fn validate(&self) -> PyResult<()> {
-        self.g.state().validate().map_err(pyo3::exceptions::PyAssertionError::new_err)
+    fn check_invariants(&self) -> PyResult<()> {
+        self.g.state().check_invariants().map_err(pyo3::exceptions::PyAssertionError::new_err)
     }
 }
 

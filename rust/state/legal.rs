@@ -46,7 +46,7 @@ impl State {
                 let (takes, summon) = self.first_pick_choices();
                 let n = takes.count() as usize + summon as usize;
                 if n == 0 {
-                    return None; // never in a running game (`validate`)
+                    return None; // never in a running game (`check_invariants`)
                 }
                 Some(Self::nth_first_pick(&takes, draw(n)))
             }

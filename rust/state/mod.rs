@@ -449,8 +449,8 @@ impl State {
 
     /// Recompute every derived structure from scratch and check the conservation
     /// laws; used after every step in tests.
-    pub fn validate(&self) -> Result<(), String> {
-        self.castle.validate()?;
+    pub fn check_invariants(&self) -> Result<(), String> {
+        self.castle.check_invariants()?;
         let n = self.players();
         let dragon: usize = self.dragon_tiles.iter().map(|&k| k as usize).sum();
         let mut tiles = self.castle.remaining() + self.discarded as usize + self.held().len() + dragon;
@@ -478,7 +478,7 @@ impl State {
                     Phase::Destroy => between || self.turn_cards.origin == Phase::Spirits,
                     _ => true,
                 };
-            p.realm.validate(!placing).map_err(|e| format!("seat {i}: {e}"))?;
+            p.realm.check_invariants(!placing).map_err(|e| format!("seat {i}: {e}"))?;
             tiles += p.realm.tiles() as usize;
             shrines += p.shrine_pool as u32 + p.realm.shrine_count();
             tokens += p.countdown as u32;

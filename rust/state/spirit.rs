@@ -365,7 +365,7 @@ impl State {
 
     /// Whether the mover's Realm holds no face-up group of >= 4 at a decision
     /// point of `phase`: only a placement's group waits for Consolidation,
-    /// between the placements or in `SPIRITS` (`State::validate` checks the
+    /// between the placements or in `SPIRITS` (`State::check_invariants` checks the
     /// rest), and there the Realm is looked at.
     #[inline]
     fn settled(&self, phase: Phase) -> bool {

@@ -1160,7 +1160,7 @@ class Game:
         before = sum(sum(row) for row in self.layout.heights[:r]) + sum(self.layout.heights[r][:c])
         return before + floor - 1
 
-    def validate(self) -> None:
+    def check_invariants(self) -> None:
         """Recount tiles (tiles paid for Spirits and destroyed are discarded),
         Shrines (those paid went back to the general pool) and tokens; check the
         Realms and the turn's card memory."""
@@ -1181,11 +1181,11 @@ class Game:
             if min(realm.heights.values()) < 0:
                 raise AssertionError("a negative stack height")
         if not self.is_over:
-            self._validate_turn()
+            self._check_turn()
             if not self.legal_actions():
                 raise AssertionError("no legal action in a running game")
 
-    def _validate_turn(self) -> None:
+    def _check_turn(self) -> None:
         """The turn's card memory agrees with the phase and the mover's Realm."""
         state, realm, phase = self.cards, self._realm, self.phase
         if not state.used <= set(self.spirits):
