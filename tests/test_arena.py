@@ -196,3 +196,38 @@ def test_spec_exploration_follows_the_game():
     b = MCTSAgent(iterations=300, seed=1, exploration=0.05, reward="win", rollout="tuned", epsilon=0.0,
                   rollout_depth=None, reuse_tree=False, max_nodes=4_000_000, widening=1.0).search(solo)
     assert stats(a) == stats(b)
+
+
+SEARCHING = ["mcts:iterations=40,rollout=random", "greedy"]
+
+
+def test_search_stats_change_no_game_and_name_the_move_played():
+    plain = dc.arena(SEARCHING, 3, seed=5, threads=2)
+    stats = dc.arena(SEARCHING, 3, seed=5, threads=2, search_stats=4)
+    assert plain.untimed_games() == [{k: v for k, v in g.items() if k != "search"} for g in stats.untimed_games()]
+    assert all("search" not in g for g in plain.games)
+    for line, g in zip(stats.records(), stats.games):
+        data = json.loads(line)
+        search = data["meta"]["search"]
+        assert len(search) == len(g["actions"]) == len(data["actions"])
+        game = dc.Game(players=2, seed=g["seed"])
+        searched = 0
+        for action, d in zip(g["actions"], search):
+            seat_agent = data["meta"]["agents"][game.current_player]
+            assert (d is None) == (seat_agent == "greedy")
+            if d is not None:
+                top = d["top"]
+                assert 1 <= len(top) <= 4 and top[0][0] == action
+                assert [m[1] for m in top] == sorted((m[1] for m in top), reverse=True)
+                assert all(game.is_legal(m[0]) and 0 <= m[2] <= 1 and m[2] == round(m[2], 4) for m in top)
+                forced = len(game.legal_actions()) == 1
+                assert d["iterations"] == (0 if forced else 40)
+                searched += not forced
+            game.apply(action)
+        assert searched > 30
+        # The record still replays, and merges with its statistics kept.
+        assert dc.Game.from_json(line).scores() == g["scores"]
+    merged = ArenaResult.from_records(list(stats.records()))
+    assert list(merged.records()) == list(stats.records())
+    with pytest.raises(ValueError, match="search_stats"):
+        dc.arena(SEARCHING, 1, search_stats=-1)

@@ -3,6 +3,8 @@ command)."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 import dragoncastle as dc
@@ -76,3 +78,23 @@ def test_cli_play_and_arena(capsys):
     assert "seat 0 (greedy)" in out and "winner(s)" in out
     assert main(["arena", "--seats", "greedy", "random", "--games", "6"]) == 0
     assert "95% CI" in capsys.readouterr().out
+
+
+def test_cli_search_stats_need_a_record(tmp_path, capsys):
+    from dragoncastle.cli import main
+
+    searching = ["mcts:iterations=40,rollout=random", "greedy"]
+    path = tmp_path / "g.jsonl"
+    assert main(["arena", "--seats", *searching, "--games", "2", "--threads", "1", "--record", str(path),
+                 "--search-stats", "3"]) == 0
+    lines = path.read_text().splitlines()
+    tops = [d["top"] for line in lines for d in json.loads(line)["meta"]["search"] if d]
+    assert tops and max(len(t) for t in tops) == 3
+    assert main(["arena", "--seats", *searching, "--games", "2", "--threads", "1", "--record", str(path),
+                 "--search-stats"]) == 0
+    assert max(len(d["top"]) for line in path.read_text().splitlines()
+               for d in json.loads(line)["meta"]["search"] if d) == 5
+    assert main(["arena", "--seats", *searching, "--games", "2", "--threads", "1", "--record", str(path)]) == 0
+    assert all("search" not in json.loads(line)["meta"] for line in path.read_text().splitlines())
+    with pytest.raises(SystemExit, match="--record"):
+        main(["arena", "--seats", *searching, "--games", "1", "--search-stats"])

@@ -1,6 +1,7 @@
-"""Looking at games (issue 22): the search's statistics in arena records
-(``--search-stats``), the picture of a position, and ``dragoncastle replay``'s
-page, without a browser (tests/test_replay_browser.py drives one)."""
+"""Looking at games (issue 22): the picture of a position and ``dragoncastle
+replay``'s page, without a browser (tests/test_replay_browser.py drives one).
+The records' search statistics (``--search-stats``) are tested with the arena
+(test_arena.py) and its command line (test_cli.py)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,6 @@ from xml.etree import ElementTree
 import pytest
 
 import dragoncastle as dc
-from dragoncastle.arena import ArenaResult
 from dragoncastle.cli import main
 from dragoncastle.replay import RecordedGame, ReplayError, read_games, replay_page, write_replay
 
@@ -46,57 +46,6 @@ def expand(edits: list[list[int]]) -> list[list[int]]:
             i, e = start + removed, e + 3 + added
         out.append(cur + prev[i:])
     return out
-
-
-# ---- the search's statistics in the arena's records
-
-def test_search_stats_change_no_game_and_name_the_move_played():
-    plain = dc.arena(SEARCHING, 3, seed=5, threads=2)
-    stats = dc.arena(SEARCHING, 3, seed=5, threads=2, search_stats=4)
-    assert plain.untimed_games() == [{k: v for k, v in g.items() if k != "search"} for g in stats.untimed_games()]
-    assert all("search" not in g for g in plain.games)
-    for line, g in zip(stats.records(), stats.games):
-        data = json.loads(line)
-        search = data["meta"]["search"]
-        assert len(search) == len(g["actions"]) == len(data["actions"])
-        game = dc.Game(players=2, seed=g["seed"])
-        searched = 0
-        for action, d in zip(g["actions"], search):
-            seat_agent = data["meta"]["agents"][game.current_player]
-            assert (d is None) == (seat_agent == "greedy")
-            if d is not None:
-                top = d["top"]
-                assert 1 <= len(top) <= 4 and top[0][0] == action
-                assert [m[1] for m in top] == sorted((m[1] for m in top), reverse=True)
-                assert all(game.is_legal(m[0]) and 0 <= m[2] <= 1 and m[2] == round(m[2], 4) for m in top)
-                forced = len(game.legal_actions()) == 1
-                assert d["iterations"] == (0 if forced else 40)
-                searched += not forced
-            game.apply(action)
-        assert searched > 30
-        # The record still replays, and merges with its statistics kept.
-        assert dc.Game.from_json(line).scores() == g["scores"]
-    merged = ArenaResult.from_records(list(stats.records()))
-    assert list(merged.records()) == list(stats.records())
-    with pytest.raises(ValueError, match="search_stats"):
-        dc.arena(SEARCHING, 1, search_stats=-1)
-
-
-def test_cli_search_stats_need_a_record(tmp_path, capsys):
-    path = tmp_path / "g.jsonl"
-    assert main(["arena", "--seats", *SEARCHING, "--games", "2", "--threads", "1", "--record", str(path),
-                 "--search-stats", "3"]) == 0
-    lines = path.read_text().splitlines()
-    tops = [d["top"] for line in lines for d in json.loads(line)["meta"]["search"] if d]
-    assert tops and max(len(t) for t in tops) == 3
-    assert main(["arena", "--seats", *SEARCHING, "--games", "2", "--threads", "1", "--record", str(path),
-                 "--search-stats"]) == 0
-    assert max(len(d["top"]) for line in path.read_text().splitlines()
-               for d in json.loads(line)["meta"]["search"] if d) == 5
-    assert main(["arena", "--seats", *SEARCHING, "--games", "2", "--threads", "1", "--record", str(path)]) == 0
-    assert all("search" not in json.loads(line)["meta"] for line in path.read_text().splitlines())
-    with pytest.raises(SystemExit, match="--record"):
-        main(["arena", "--seats", *SEARCHING, "--games", "1", "--search-stats"])
 
 
 # ---- the picture
