@@ -715,6 +715,7 @@ def selfplay(
     spirits: Union[None, int, Sequence[str]] = None,
     dragons: Union[None, int, Sequence[str]] = None,
     rules: Optional[Rules] = None,
+    children: Optional[tuple[float, int]] = None,
 ) -> dict[str, np.ndarray]:
     """Self-play games by the search of ``agent`` in every seat, in Rust threads
     with the GIL released (see ``dragoncastle.selfplay``): a dict of numpy

@@ -259,7 +259,7 @@ impl Evaluator<State> for AgentEval {
 /// with the GIL released (see ``dragoncastle.selfplay``): a dict of numpy
 /// arrays with one row per decision.
 #[pyfunction]
-#[pyo3(signature = (agent, n_games, players = 2, seed = 0, threads = None, progress = None, *, spirits = None, dragons = None, rules = None))]
+#[pyo3(signature = (agent, n_games, players = 2, seed = 0, threads = None, progress = None, *, spirits = None, dragons = None, rules = None, children = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn selfplay<'py>(
     py: Python<'py>,
@@ -272,8 +272,10 @@ pub fn selfplay<'py>(
     spirits: Option<&Bound<'py, PyAny>>,
     dragons: Option<&Bound<'py, PyAny>>,
     rules: Option<PyRules>,
+    children: Option<(f64, usize)>,
 ) -> PyResult<Bound<'py, PyDict>> {
     crate::setup::check_players(players as i64).map_err(crate::python::to_py_err)?;
+    let children = children.map(|(min_share, max)| crate::selfplay::Children { min_share, max });
     if threads == Some(0) {
         return Err(PyValueError::new_err("threads must be at least 1"));
     }
@@ -291,7 +293,7 @@ pub fn selfplay<'py>(
     let result = interruptible(
         py,
         &stop,
-        || crate::selfplay::run(&setup, n_games, &cfg, explore, &eval, threads, &done, &stop),
+        || crate::selfplay::run_with(&setup, n_games, &cfg, explore, &eval, threads, &done, &stop, children),
         |_| match &progress {
             Some(cb) => cb.call1((done.load(Ordering::Relaxed),)).map(|_| ()),
             None => Ok(()),
@@ -304,7 +306,15 @@ pub fn selfplay<'py>(
     let mut policies = Vec::with_capacity(rows * NUM_ACTIONS);
     let (mut to_move, mut actions, mut returns, mut game) = (Vec::with_capacity(rows), Vec::with_capacity(rows), Vec::with_capacity(rows * players), Vec::with_capacity(rows));
     let mut values = Vec::with_capacity(rows);
+    let (mut c_obs, mut c_rows, mut c_actions, mut c_visits, mut c_values) = (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for g in games {
+        // Children point at their decision's row in the whole run.
+        let first = to_move.len() as i64;
+        c_obs.extend_from_slice(&g.child_observations);
+        c_rows.extend(g.child_rows.iter().map(|&r| first + r as i64));
+        c_actions.extend(g.child_actions.iter().map(|&a| a as i64));
+        c_visits.extend(g.child_visits.iter().map(|&v| v as i64));
+        c_values.extend_from_slice(&g.child_values);
         obs.extend_from_slice(&g.observations);
         masks.extend_from_slice(&g.masks);
         policies.extend_from_slice(&g.policies);
@@ -325,6 +335,14 @@ pub fn selfplay<'py>(
     d.set_item("values", PyArray1::from_vec(py, values))?;
     d.set_item("returns", PyArray1::from_vec(py, returns).reshape([rows, players])?)?;
     d.set_item("game", PyArray1::from_vec(py, game))?;
+    if children.is_some() {
+        let n = c_rows.len();
+        d.set_item("child_observations", PyArray1::from_vec(py, c_obs).reshape([n, COMPACT_OBSERVATION_SIZE])?)?;
+        d.set_item("child_rows", PyArray1::from_vec(py, c_rows))?;
+        d.set_item("child_actions", PyArray1::from_vec(py, c_actions))?;
+        d.set_item("child_visits", PyArray1::from_vec(py, c_visits))?;
+        d.set_item("child_values", PyArray1::from_vec(py, c_values))?;
+    }
     Ok(d)
 }
 
