@@ -9,6 +9,7 @@ the paired difference to the rollout search and its standard error
 directory by seed range and iterations.
 
     python3 benches/paired_network.py NET --seed 7000 --deals 30 --weights 0.5
+    python3 benches/paired_network.py NET --seed 5000 --deals 20 --weights 0 --cutoffs 4 8
 """
 
 from __future__ import annotations
@@ -36,6 +37,8 @@ def main() -> int:
     ap.add_argument("--deals", type=int, default=20)
     ap.add_argument("--iterations", type=int, default=400)
     ap.add_argument("--weights", type=float, nargs="+", default=[0.5])
+    ap.add_argument("--cutoffs", type=int, nargs="+", default=None,
+                    help="learned cut-offs: rollouts of this many decisions, then the network (cutoff=d)")
     ap.add_argument("--cache", default=None, help="file caching the rollout search's scores (default: beside the model)")
     args = ap.parse_args()
     cache = args.cache or os.path.join(os.path.dirname(os.path.abspath(args.model)), "baseline_scores.json")
@@ -50,12 +53,13 @@ def main() -> int:
     base = known[key]
     print(f"deals {args.seed}..{args.seed + args.deals - 1}, {args.iterations} iterations")
     print(f"  rollout search: mean {statistics.mean(base):.2f}")
-    for w in args.weights:
+    for w, cut in [(w, c) for w in args.weights for c in (args.cutoffs or [None])]:
         t = time.perf_counter()
-        mine = scores(f"mcts:iterations={args.iterations},model={args.model},priors=off,rollout_weight={w}", args.seed, args.deals)
+        extra = f",cutoff={cut}" if cut is not None else ""
+        mine = scores(f"mcts:iterations={args.iterations},model={args.model},priors=off,rollout_weight={w}{extra}", args.seed, args.deals)
         d = [a - b for a, b in zip(mine, base)]
         se = statistics.stdev(d) / math.sqrt(len(d))
-        print(f"  network, rollout_weight={w}: mean {statistics.mean(mine):.2f}; paired difference {statistics.mean(d):+.2f}"
+        print(f"  network, rollout_weight={w}{extra}: mean {statistics.mean(mine):.2f}; paired difference {statistics.mean(d):+.2f}"
               f" (standard error {se:.2f}, {statistics.mean(d) / se if se else 0:+.1f} SE) [{time.perf_counter() - t:.0f} s]", flush=True)
     return 0
 

@@ -115,7 +115,7 @@ impl PyMcts {
         }
         if let Some(name) = model {
             let net = Arc::new(load_model(name).map_err(PyValueError::new_err)?);
-            let eval = AgentEval::Leaf(LeafEval::Network(NetworkEval { net, rollout: roll, rollout_weight, priors }));
+            let eval = AgentEval::Leaf(LeafEval::Network(NetworkEval { net, rollout: roll, rollout_weight, priors, cutoff: None }));
             return Ok(PyMcts { cfg, eval, exploration, reuse: reuse_tree, tree: None });
         }
         let eval = match evaluator {
@@ -368,6 +368,7 @@ pub fn agent_spec<'py>(py: Python<'py>, text: &str) -> PyResult<(String, Bound<'
                     d.set_item("model", &n.net.source)?;
                     d.set_item("rollout_weight", n.rollout_weight)?;
                     d.set_item("priors", n.priors)?;
+                    d.set_item("cutoff", n.cutoff)?;
                     n.rollout
                 }
             };
