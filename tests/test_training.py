@@ -14,7 +14,8 @@ import pytest
 import dragoncastle as dc
 from dragoncastle import _core
 from dragoncastle.agents import MCTSAgent
-from dragoncastle.train import (Model, TrainConfig, _concat, features, forward, losses, relative_returns, sibling_agreement,
+from dragoncastle.train import (Model, TrainConfig, _concat, features, forward, held_out_rows, losses, relative_returns,
+                                sibling_agreement,
                                 sibling_losses, train, value_targets)
 
 
@@ -257,3 +258,12 @@ def test_the_pipeline_trains_on_sibling_targets(tmp_path):
     assert sum("children: value" in line for line in logs) == 2
     last = json.loads((tmp_path / "run" / "log.jsonl").read_text().splitlines()[-1])
     assert last["held_child_value_loss"] < 0.01 and -1 <= last["held_child_correlation"] <= 1
+
+
+def test_whole_games_are_held_out():
+    data = {"to_move": np.zeros(200, int), "game": np.repeat(np.arange(20) + 100, 10)}
+    held, rest = held_out_rows(data, np.random.default_rng(0))
+    assert sorted(np.concatenate([held, rest]).tolist()) == list(range(200))
+    assert len(set(data["game"][held].tolist())) == 2 and not set(data["game"][held]) & set(data["game"][rest])
+    held, rest = held_out_rows({"to_move": np.zeros(50, int)}, np.random.default_rng(0))
+    assert len(held) == 5 and len(rest) == 45

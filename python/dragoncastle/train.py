@@ -301,13 +301,24 @@ class Adam:
             setattr(m, n, (getattr(m, n) - self.lr * mh / (np.sqrt(vh) + 1e-8)).astype(np.float32))
 
 
+def held_out_rows(data: dict[str, np.ndarray], rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """The rows held out (a tenth of the games, or of the rows when the games are not known) and the rest."""
+    n = len(data["to_move"])
+    order = rng.permutation(n)
+    if "game" in data and len(np.unique(data["game"])) > 1:
+        # Whole games: the decisions of one game are alike, and a held-out decision whose
+        # neighbours were trained on flatters the network (docs/training.md).
+        games = np.unique(data["game"])
+        is_held = np.isin(data["game"], rng.permutation(games)[: max(1, len(games) // 10)])
+        return order[is_held[order]], order[~is_held[order]]
+    held = order[: max(1, n // 10)]
+    return held, order[len(held):]
+
+
 def fit(m: Model, data: dict[str, np.ndarray], cfg: TrainConfig, rng: np.random.Generator,
         log: Callable[[str], None]) -> dict[str, float]:
     """Train ``m`` in place on ``data``; the losses of the last epoch and on a held-out tenth."""
-    n = len(data["to_move"])
-    order = rng.permutation(n)
-    held = order[: max(1, n // 10)]
-    train_rows = order[len(held):]
+    held, train_rows = held_out_rows(data, rng)
     targets = value_targets(data, cfg.players, cfg.q_weight)
     opt = Adam(m, cfg.learning_rate)
     children = cfg.players == 1 and cfg.children_share > 0 and len(data.get("child_rows", ())) > 0
