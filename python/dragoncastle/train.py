@@ -356,13 +356,17 @@ def _fit_children(m: Model, data: dict[str, np.ndarray], cfg: TrainConfig, opt: 
         tv, tc, k = tv + v * len(rows), tc + c * len(rows), k + len(rows)
     hv = hc = 0.0
     hk = 0
-    values, targets, groups_all = [], [], []
+    values: list[np.ndarray] = []
+    targets: list[np.ndarray] = []
+    groups_all: list[np.ndarray] = []
+    offset = 0
     for rows, groups in _child_batches(parent, held, 1024, None):
         v, c, vals, _ = sibling_losses(m, features(obs[rows]), q[rows], groups, grads=False)
         hv, hc, hk = hv + v * len(rows), hc + c * len(rows), hk + len(rows)
         values.append(vals)
         targets.append(q[rows])
-        groups_all.append(groups + sum(len(np.unique(x)) for x in groups_all))
+        groups_all.append(groups + offset)
+        offset += int(groups.max()) + 1
     agree, corr = (sibling_agreement(np.concatenate(values), np.concatenate(targets).astype(np.float64), np.concatenate(groups_all))
                    if hk else (float("nan"), float("nan")))
     return {"child_value_loss": tv / max(k, 1), "child_centred_loss": tc / max(k, 1), "held_child_value_loss": hv / max(hk, 1),
