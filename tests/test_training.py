@@ -267,3 +267,19 @@ def test_whole_games_are_held_out():
     assert len(set(data["game"][held].tolist())) == 2 and not set(data["game"][held]) & set(data["game"][rest])
     held, rest = held_out_rows({"to_move": np.zeros(50, int)}, np.random.default_rng(0))
     assert len(held) == 5 and len(rest) == 45
+
+
+def test_a_learned_cutoff_from_a_spec_or_an_agent(model, tmp_path):
+    path = str(tmp_path / "m.dcnet")
+    model.to_network({"command": "test"}).save(path)
+    spec = f"mcts:iterations=30,model={path},priors=off,rollout_weight=0.5,cutoff=4"
+    assert _core.agent_spec(spec)[1]["cutoff"] == 4
+    agent = dc.agents.from_spec(spec, seed=1)
+    assert agent.tuning["cutoff"] == 4
+    g = dc.Game(players=1, seed=2)
+    assert agent.act(g) in g.legal_actions()
+    assert dc.agents.from_spec(f"mcts:iterations=30,model={path}").tuning["cutoff"] is None
+    with pytest.raises(ValueError, match="cutoff"):
+        MCTSAgent(iterations=10, cutoff=3)
+    with pytest.raises(ValueError):
+        dc.arena(["mcts:iterations=5,cutoff=3"], 1)

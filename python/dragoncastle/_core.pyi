@@ -657,6 +657,7 @@ class MCTS:
         rollout_weight: float = 0.0,
         noise: Optional[tuple[float, float]] = None,
         temperature: float = 0.0,
+        cutoff: Optional[int] = None,
     ) -> Self: ...
     def search(
         self, game: Game, seed: int

@@ -55,7 +55,7 @@ impl PyMcts {
     #[new]
     // Defaults left out (None) are those of the spec parser: `Config::default()`
     // and `RolloutEval::default()`.
-    #[pyo3(signature = (iterations = None, time_limit = None, threads = 1, *, exploration = None, reward = None, rollout = None, epsilon = 0.0, rollout_depth = None, reuse_tree = false, determinize = true, max_nodes = None, widening = Some(search::DEFAULT_WIDENING), model = None, priors = true, evaluator = None, batch_size = None, rollout_weight = 0.0, noise = None, temperature = 0.0))]
+    #[pyo3(signature = (iterations = None, time_limit = None, threads = 1, *, exploration = None, reward = None, rollout = None, epsilon = 0.0, rollout_depth = None, reuse_tree = false, determinize = true, max_nodes = None, widening = Some(search::DEFAULT_WIDENING), model = None, priors = true, evaluator = None, batch_size = None, rollout_weight = 0.0, noise = None, temperature = 0.0, cutoff = None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         iterations: Option<u64>,
@@ -77,6 +77,7 @@ impl PyMcts {
         rollout_weight: f64,
         noise: Option<(f64, f64)>,
         temperature: f64,
+        cutoff: Option<u32>,
     ) -> PyResult<Self> {
         let defaults = RolloutEval::default();
         let reward = reward.map_or(Ok(defaults.reward), Reward::parse).map_err(PyValueError::new_err)?;
@@ -113,9 +114,12 @@ impl PyMcts {
         if !priors && model.is_none() {
             return Err(PyValueError::new_err("priors=False needs a model"));
         }
+        if cutoff.is_some() && model.is_none() {
+            return Err(PyValueError::new_err("cutoff needs a model"));
+        }
         if let Some(name) = model {
             let net = Arc::new(load_model(name).map_err(PyValueError::new_err)?);
-            let eval = AgentEval::Leaf(LeafEval::Network(NetworkEval { net, rollout: roll, rollout_weight, priors, cutoff: None }));
+            let eval = AgentEval::Leaf(LeafEval::Network(NetworkEval { net, rollout: roll, rollout_weight, priors, cutoff }));
             return Ok(PyMcts { cfg, eval, exploration, reuse: reuse_tree, tree: None });
         }
         let eval = match evaluator {
