@@ -41,6 +41,29 @@ pub struct GameRecord {
     pub values: Vec<f32>,
     /// The game's final returns (`State::returns`), one per seat.
     pub returns: [f64; MAX_PLAYERS],
+    /// Sibling targets, recorded only when asked ([`Children`]): rows of
+    /// [`COMPACT_OBSERVATION_SIZE`] bytes, the position after a well-visited
+    /// root move, seen by the seat that moved.
+    pub child_observations: Vec<u8>,
+    /// Per child: the decision (row of this game) it is a child of.
+    pub child_rows: Vec<u32>,
+    /// Per child: the root move (its id).
+    pub child_actions: Vec<u16>,
+    /// Per child: the root's visits of that move.
+    pub child_visits: Vec<u32>,
+    /// Per child: the search's mean value of that move for the mover (its Q).
+    pub child_values: Vec<f32>,
+}
+
+/// Which root moves of a searched decision also give a training row (sibling
+/// targets: the children of one position share its phase, so their values
+/// teach the differences between moves that a search needs).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Children {
+    /// A move is recorded when its visits are at least this share of the root's.
+    pub min_share: f64,
+    /// At most this many moves per decision, the most visited first.
+    pub max: usize,
 }
 
 impl GameRecord {
@@ -63,6 +86,18 @@ pub fn play<E: Evaluator<State>>(
     exploration: impl Fn(&State) -> f64,
     eval: &E,
     stop: &AtomicBool,
+) -> Result<Option<GameRecord>, EvalError> {
+    play_with(setup, cfg, exploration, eval, stop, None)
+}
+
+/// [`play`], also recording the root's well-visited moves when `children` says so.
+pub fn play_with<E: Evaluator<State>>(
+    setup: &Setup,
+    cfg: &Config,
+    exploration: impl Fn(&State) -> f64,
+    eval: &E,
+    stop: &AtomicBool,
+    children: Option<Children>,
 ) -> Result<Option<GameRecord>, EvalError> {
     let Ok(mut s) = setup.state() else { return Ok(None) };
     let mut rec = GameRecord { seed: setup.seed, players: s.players(), ..GameRecord::default() };
@@ -99,6 +134,21 @@ pub fn play<E: Evaluator<State>>(
             }
             let q: f64 = r.root.iter().map(|m| m.value * m.visits as f64).sum::<f64>() / total as f64;
             rec.values.push(q as f32);
+            if let Some(c) = children {
+                let mut kept: Vec<_> = r.root.iter().filter(|m| m.visits > 0 && m.visits as f64 >= c.min_share * total as f64).collect();
+                // Most visited first; ties in the legal order (a stable sort).
+                kept.sort_by(|a, b| b.visits.cmp(&a.visits));
+                for m in kept.into_iter().take(c.max) {
+                    let mut child = s;
+                    child.apply_unchecked(m.mv);
+                    child.compact_observation(seat, &mut obs);
+                    rec.child_observations.extend_from_slice(&obs);
+                    rec.child_rows.push((rec.to_move.len()) as u32);
+                    rec.child_actions.push(m.mv.id());
+                    rec.child_visits.push(m.visits.min(u32::MAX as u64) as u32);
+                    rec.child_values.push(m.value as f32);
+                }
+            }
         }
         rec.to_move.push(seat as u8);
         rec.actions.push(best.id());
@@ -125,6 +175,27 @@ pub fn run<E: Evaluator<State>>(
     done: &AtomicUsize,
     stop: &AtomicBool,
 ) -> Result<Result<Vec<GameRecord>, EvalError>, Error> {
+    run_with(setup, games, cfg, exploration, eval, threads, done, stop, None)
+}
+
+/// [`run`], recording sibling targets when `children` says so ([`play_with`]).
+#[allow(clippy::too_many_arguments)]
+pub fn run_with<E: Evaluator<State>>(
+    setup: &Setup,
+    games: usize,
+    cfg: &Config,
+    exploration: impl Fn(&State) -> f64 + Sync,
+    eval: &E,
+    threads: usize,
+    done: &AtomicUsize,
+    stop: &AtomicBool,
+    children: Option<Children>,
+) -> Result<Result<Vec<GameRecord>, EvalError>, Error> {
+    if let Some(c) = children {
+        if !(c.min_share.is_finite() && (0.0..=1.0).contains(&c.min_share) && c.max >= 1) {
+            return Err(Error::Setup(format!("children need a share in [0, 1] and at most >= 1; got {} and {}", c.min_share, c.max)));
+        }
+    }
     if !(1..=MAX_THREADS).contains(&threads) {
         return Err(Error::Setup(format!("threads must be 1 to {MAX_THREADS}; got {threads}")));
     }
@@ -150,7 +221,7 @@ pub fn run<E: Evaluator<State>>(
                         if k >= games {
                             break;
                         }
-                        match play(&setup.reseeded(setup.seed + k as u64), cfg, &exploration, eval, stop) {
+                        match play_with(&setup.reseeded(setup.seed + k as u64), cfg, &exploration, eval, stop, children) {
                             Ok(Some(rec)) => {
                                 mine.push((k, rec));
                                 done.fetch_add(1, Ordering::Relaxed);
@@ -219,5 +290,58 @@ mod tests {
             assert_eq!(s.returns(), rec.returns);
             assert!((rec.returns[..2].iter().sum::<f64>() - 1.0).abs() < 1e-9);
         }
+    }
+
+    #[test]
+    fn children_are_the_well_visited_root_moves_and_change_nothing_else() {
+        let setup = Setup::new(1, 60);
+        let cfg = Config { iterations: Some(60), ..Config::default() };
+        let eval = RolloutEval { rollout: Rollout::Random, ..RolloutEval::default() };
+        let stop = AtomicBool::new(false);
+        let c = Children { min_share: 0.1, max: 3 };
+        let plain = run(&setup, 2, &cfg, |_| 0.05, &eval, 1, &AtomicUsize::new(0), &stop).unwrap().unwrap();
+        let with = run_with(&setup, 2, &cfg, |_| 0.05, &eval, 2, &AtomicUsize::new(0), &stop, Some(c)).unwrap().unwrap();
+        for (p, w) in plain.iter().zip(&with) {
+            assert_eq!((&p.actions, &p.observations, &p.policies), (&w.actions, &w.observations, &w.policies), "the game is the same");
+            assert!(p.child_rows.is_empty() && p.child_observations.is_empty());
+            let n = w.child_rows.len();
+            assert!(n > w.len(), "several children per searched decision");
+            assert_eq!((w.child_observations.len(), w.child_actions.len(), w.child_visits.len(), w.child_values.len()), (n * COMPACT_OBSERVATION_SIZE, n, n, n));
+            let mut s = setup.reseeded(w.seed).state().unwrap();
+            let mut obs = [0u8; COMPACT_OBSERVATION_SIZE];
+            let mut k = 0;
+            for i in 0..w.len() {
+                let mine: Vec<usize> = (k..n).take_while(|&j| w.child_rows[j] as usize == i).collect();
+                k += mine.len();
+                let p = &w.policies[i * NUM_ACTIONS..(i + 1) * NUM_ACTIONS];
+                if w.values[i].is_nan() {
+                    assert!(mine.is_empty(), "a forced move has no children");
+                } else {
+                    assert!(!mine.is_empty() && mine.len() <= c.max);
+                    let total = cfg.iterations.unwrap() as f32;
+                    // The most visited moves come first (the move played is one of them).
+                    assert_eq!(w.child_visits[mine[0]] as f32, p[w.actions[i] as usize] * total);
+                    let mut last = u32::MAX;
+                    for &j in &mine {
+                        let a = w.child_actions[j] as usize;
+                        assert!((p[a] - w.child_visits[j] as f32 / total).abs() < 1e-6);
+                        assert!(p[a] >= c.min_share as f32 - 1e-6 && w.child_visits[j] <= last);
+                        last = w.child_visits[j];
+                        assert!((0.0..=1.0).contains(&w.child_values[j]));
+                        let mut child = s;
+                        child.apply(crate::Action::from_id(a as i64).unwrap()).unwrap();
+                        child.compact_observation(0, &mut obs);
+                        assert_eq!(&w.child_observations[j * COMPACT_OBSERVATION_SIZE..(j + 1) * COMPACT_OBSERVATION_SIZE], &obs[..]);
+                    }
+                    // The visit-weighted mean of every root move is the row's value; the kept ones are a part of it.
+                    let kept: f32 = mine.iter().map(|&j| w.child_visits[j] as f32).sum();
+                    assert!(kept <= total);
+                }
+                s.apply(crate::Action::from_id(w.actions[i] as i64).unwrap()).unwrap();
+            }
+            assert_eq!(k, n);
+        }
+        let bad = Children { min_share: 1.5, max: 3 };
+        assert!(run_with(&setup, 1, &cfg, |_| 0.05, &eval, 1, &AtomicUsize::new(0), &stop, Some(bad)).is_err());
     }
 }

@@ -291,6 +291,39 @@ def test_selfplay_does_not_depend_on_threads_or_shards():
         assert np.array_equal(one[k], np.concatenate([s[k] for s in shards]), equal_nan=one[k].dtype.kind == "f")
 
 
+def test_selfplay_children_are_the_well_visited_root_moves():
+    agent = MCTSAgent(iterations=40)
+    plain = dc.selfplay(agent, 2, players=1, seed=31, threads=1)
+    data = dc.selfplay(agent, 2, players=1, seed=31, threads=2, children=(0.1, 3))
+    assert "child_rows" not in plain
+    for k in plain:  # the games and their rows are the same
+        assert np.array_equal(plain[k], data[k], equal_nan=plain[k].dtype.kind == "f")
+    m, n = len(data["child_rows"]), len(data["to_move"])
+    assert data["child_observations"].shape == (m, dc.COMPACT_OBSERVATION_SIZE) and m > n
+    rows = data["child_rows"]
+    assert (np.diff(rows) >= 0).all() and ((rows >= 0) & (rows < n)).all()
+    searched = ~np.isnan(data["values"])
+    assert set(rows.tolist()) == set(np.flatnonzero(searched).tolist()), "every searched decision, no forced one"
+    assert np.bincount(rows, minlength=n).max() <= 3
+    share = data["policies"][rows, data["child_actions"]]
+    assert np.allclose(share, data["child_visits"] / 40) and (share >= 0.1 - 1e-6).all()
+    assert ((data["child_values"] >= 0) & (data["child_values"] <= 1)).all()
+    for j in range(m):  # each child is the decision's position after its move, seen by the mover
+        g = dc.Game(players=1, seed=int(data["game"][rows[j]]))
+        for i in np.flatnonzero(data["game"] == data["game"][rows[j]]):
+            if i == rows[j]:
+                break
+            g.apply(dc.Action.from_id(int(data["actions"][i])))
+        g.apply(dc.Action.from_id(int(data["child_actions"][j])))
+        assert (data["child_observations"][j] == g.compact_observation(0)).all()
+        if j > 12:
+            break
+    with pytest.raises(ValueError):
+        dc.selfplay(agent, 1, players=1, children=(1.5, 3))
+    with pytest.raises(ValueError):
+        dc.selfplay(agent, 1, players=1, children=(0.1, 0))
+
+
 def test_selfplay_refuses_bad_input():
     with pytest.raises(TypeError):
         dc.selfplay("mcts", 2)

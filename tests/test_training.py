@@ -14,7 +14,9 @@ import pytest
 import dragoncastle as dc
 from dragoncastle import _core
 from dragoncastle.agents import MCTSAgent
-from dragoncastle.train import Model, TrainConfig, features, forward, losses, relative_returns, train, value_targets
+from dragoncastle.train import (Model, TrainConfig, _concat, features, forward, held_out_rows, losses, relative_returns,
+                                sibling_agreement,
+                                sibling_losses, train, value_targets)
 
 
 def positions(players: int, n: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray, list]:
@@ -196,3 +198,88 @@ def test_value_targets_mix_the_return_with_the_search_value():
     solo = value_targets({"returns": np.array([[0.4]], np.float32), "to_move": np.array([0]),
                           "values": np.array([0.5], np.float32)}, 1, 0.5)
     assert solo[0, 0] == pytest.approx(0.45)
+
+
+def test_sibling_gradients_match_finite_differences():
+    m = Model(8, 6, seed=4)
+    rng = np.random.default_rng(2)
+    for name in Model.NAMES:  # away from the start, and in float64 so that tiny steps can be taken past ReLU kinks
+        a = getattr(m, name)
+        setattr(m, name, a.astype(np.float64) + rng.standard_normal(a.shape) * 0.2)
+    obs, _, _ = positions(1, 14, seed=21)
+    x = features(obs).astype(np.float64)
+    targets = 0.3 + 0.1 * rng.random(len(obs))
+    groups = np.array([0, 0, 0, 1, 1, 2, 3, 3, 3, 3, 4, 4, 5, 5])
+    vl, cl, v, g = sibling_losses(m, x, targets, groups, absolute=0.7, centred=5.0)
+    assert v.shape == (14,) and set(g) == {"embed", "b0", "w1", "b1", "wv", "bv"}
+    # The centred loss ignores what siblings share: a constant added to a group's targets.
+    shifted = targets + np.where(groups == 3, 0.05, 0.0)
+    assert sibling_losses(m, x, shifted, groups, grads=False)[1] == pytest.approx(cl, rel=1e-9)
+    assert sibling_losses(m, x, shifted, groups, grads=False)[0] != pytest.approx(vl, rel=1e-3)
+    checked = 0
+    for name in ("wv", "bv", "w1", "b1", "b0", "embed"):
+        a = getattr(m, name)
+        flat = a.reshape(-1)
+        for i in np.flatnonzero(np.abs(g[name]).reshape(-1) > 1e-7)[:4]:
+            old = flat[i]
+            eps = 1e-6
+            vals = []
+            for d in (eps, -eps):
+                flat[i] = old + d
+                l1, l2, _, _ = sibling_losses(m, x, targets, groups, grads=False)
+                vals.append(0.7 * l1 + 5.0 * l2)
+            flat[i] = old
+            numeric = (vals[0] - vals[1]) / (2 * eps)
+            assert numeric == pytest.approx(float(g[name].reshape(-1)[i]), rel=1e-3, abs=1e-7), (name, i)
+            checked += 1
+    assert checked >= 12
+
+
+def test_sibling_agreement_and_joined_generations():
+    groups = np.array([0, 0, 0, 1, 1, 2])
+    targets = np.array([0.1, 0.3, 0.2, 0.5, 0.4, 0.9])
+    assert sibling_agreement(targets + 7, targets, groups) == pytest.approx((1.0, 1.0))
+    agree, corr = sibling_agreement(-targets, targets, groups)
+    assert agree == 0 and corr == pytest.approx(-1.0)
+    a = {"to_move": np.zeros(3, int), "child_rows": np.array([0, 0, 2])}
+    b = {"to_move": np.zeros(2, int), "child_rows": np.array([1, 1])}
+    assert _concat([a, b])["child_rows"].tolist() == [0, 0, 2, 4, 4]
+    assert "child_rows" not in _concat([a, {"to_move": np.zeros(2, int)}])
+
+
+def test_the_pipeline_trains_on_sibling_targets(tmp_path):
+    cfg = TrainConfig(directory=str(tmp_path / "run"), players=1, generations=1, games=2, iterations=30, gate_games=1,
+                      gate_iterations=10, hidden=8, hidden2=4, epochs=2, threads=1, rollout_weight=0.5, priors=0,
+                      children_share=0.1, children_max=3, command="test")
+    logs = []
+    train(cfg, log=logs.append)
+    with np.load(tmp_path / "run" / "data000.npz") as z:
+        assert len(z["child_rows"]) > len(z["to_move"]) and z["child_observations"].shape[1] == dc.COMPACT_OBSERVATION_SIZE
+    assert sum("children: value" in line for line in logs) == 2
+    last = json.loads((tmp_path / "run" / "log.jsonl").read_text().splitlines()[-1])
+    assert last["held_child_value_loss"] < 0.01 and -1 <= last["held_child_correlation"] <= 1
+
+
+def test_whole_games_are_held_out():
+    data = {"to_move": np.zeros(200, int), "game": np.repeat(np.arange(20) + 100, 10)}
+    held, rest = held_out_rows(data, np.random.default_rng(0))
+    assert sorted(np.concatenate([held, rest]).tolist()) == list(range(200))
+    assert len(set(data["game"][held].tolist())) == 2 and not set(data["game"][held]) & set(data["game"][rest])
+    held, rest = held_out_rows({"to_move": np.zeros(50, int)}, np.random.default_rng(0))
+    assert len(held) == 5 and len(rest) == 45
+
+
+def test_a_learned_cutoff_from_a_spec_or_an_agent(model, tmp_path):
+    path = str(tmp_path / "m.dcnet")
+    model.to_network({"command": "test"}).save(path)
+    spec = f"mcts:iterations=30,model={path},priors=off,rollout_weight=0.5,cutoff=4"
+    assert _core.agent_spec(spec)[1]["cutoff"] == 4
+    agent = dc.agents.from_spec(spec, seed=1)
+    assert agent.tuning["cutoff"] == 4
+    g = dc.Game(players=1, seed=2)
+    assert agent.act(g) in g.legal_actions()
+    assert dc.agents.from_spec(f"mcts:iterations=30,model={path}").tuning["cutoff"] is None
+    with pytest.raises(ValueError, match="cutoff"):
+        MCTSAgent(iterations=10, cutoff=3)
+    with pytest.raises(ValueError):
+        dc.arena(["mcts:iterations=5,cutoff=3"], 1)

@@ -659,6 +659,7 @@ class MCTS:
         rollout_weight: float = 0.0,
         noise: Optional[tuple[float, float]] = None,
         temperature: float = 0.0,
+        cutoff: Optional[int] = None,
     ) -> Self: ...
     def search(
         self, game: Game, seed: int
@@ -717,6 +718,7 @@ def selfplay(
     spirits: Union[None, int, Sequence[str]] = None,
     dragons: Union[None, int, Sequence[str]] = None,
     rules: Optional[Rules] = None,
+    children: Optional[tuple[float, int]] = None,
 ) -> dict[str, np.ndarray]:
     """Self-play games by the search of ``agent`` in every seat, in Rust threads
     with the GIL released (see ``dragoncastle.selfplay``): a dict of numpy

@@ -151,7 +151,9 @@ class MCTSAgent:
     file made for another observation version or action space raises
     ``ValueError``; ``priors=False`` keeps the rollout search's selection
     (UCB1, heuristic widening) and uses the network's values only, mixed with
-    rollouts at ``rollout_weight``. ``evaluator`` is a callable
+    rollouts at ``rollout_weight``; ``cutoff=d`` values a leaf with the network
+    at the position ``d`` rollout decisions later (a learned cut-off;
+    ``docs/training.md``). ``evaluator`` is a callable
     ``evaluator(observations, masks) -> (priors, values)`` (a network of
     yours). The search then selects by PUCT with its priors and values its
     leaves with it, ``batch_size`` leaves per call (default 16) with the GIL
@@ -237,7 +239,8 @@ class MCTSAgent:
 
 
 _TUNING = {"exploration", "reward", "rollout", "epsilon", "rollout_depth", "reuse_tree", "determinize", "max_nodes",
-           "widening", "model", "priors", "evaluator", "batch_size", "rollout_weight", "noise", "temperature"}
+           "widening", "model", "priors", "evaluator", "batch_size", "rollout_weight", "noise", "temperature",
+           "cutoff"}
 
 
 def from_spec(spec: str, seed: int | None = None) -> Any:

@@ -23,7 +23,8 @@ __all__ = ["selfplay"]
 
 def selfplay(agent: MCTSAgent, n_games: int, players: int = 2, seed: int = 0, threads: int | None = None,
              spirits: Any = None, dragons: Any = None, rules: _core.Rules | None = None,
-             progress: Callable[[int], None] | None = None) -> dict[str, np.ndarray]:
+             progress: Callable[[int], None] | None = None,
+             children: tuple[float, int] | None = None) -> dict[str, np.ndarray]:
     """Play ``n_games`` games with ``agent``'s search in every seat; one row per decision.
 
     Returns a dict of numpy arrays with ``N`` rows (decisions of all games, in
@@ -42,6 +43,19 @@ def selfplay(agent: MCTSAgent, n_games: int, players: int = 2, seed: int = 0, th
       the final return;
     - ``returns``: ``float32 (N, players)``, the game's final ``Game.returns()``;
     - ``game``: ``uint64 (N,)``, the seed of the game the row comes from.
+
+    With ``children=(share, k)``, also the sibling targets: for every searched
+    decision, the root moves with at least ``share`` of the root's visits (at
+    most ``k``, the most visited first), each as the position after the move
+    seen by the seat that moved and the search's mean value of that move (the
+    children of one position share its phase, so their values teach a network
+    the differences between moves; ``docs/training.md``). ``M`` rows:
+
+    - ``child_observations``: ``uint8 (M, dc.COMPACT_OBSERVATION_SIZE)``;
+    - ``child_rows``: ``int64 (M,)``, the decision's row above;
+    - ``child_actions``: ``int64 (M,)``, the root move;
+    - ``child_visits``: ``int64 (M,)``, the root's visits of it;
+    - ``child_values``: ``float32 (M,)``, its mean value for the mover.
 
     ``agent`` is a :class:`~dragoncastle.agents.MCTSAgent` (its budget,
     tuning and evaluator; set ``noise`` and ``temperature`` on it for
@@ -62,5 +76,10 @@ def selfplay(agent: MCTSAgent, n_games: int, players: int = 2, seed: int = 0, th
         raise ValueError(f"n_games must be a whole number >= 0; got {n_games!r}")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
         raise ValueError("seed must be an integer in 0..2**64")
+    if children is not None:
+        share, k = children
+        if not (0 <= share <= 1) or isinstance(k, bool) or not isinstance(k, int) or k < 1:
+            raise ValueError(f"children is (share in [0, 1], k >= 1); got {children!r}")
+        children = (float(share), k)
     return _core.selfplay(agent._mcts, n_games, players, seed, threads, progress,
-                          spirits=spirits, dragons=dragons, rules=rules)
+                          spirits=spirits, dragons=dragons, rules=rules, children=children)

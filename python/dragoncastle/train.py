@@ -40,7 +40,7 @@ from .agents import MCTSAgent
 from .arena import arena
 from .selfplay import selfplay
 
-__all__ = ["TrainConfig", "train", "Model", "forward", "losses"]
+__all__ = ["TrainConfig", "train", "Model", "forward", "losses", "sibling_losses"]
 
 SEATS = 4
 HELD_OUT_SEEDS = 1_000_000_000  # gate deals: far from every self-play seed
@@ -71,6 +71,13 @@ class TrainConfig:
     # 1: PUCT with the network's priors; 0: the rollout search's selection (UCB1, heuristic
     # widening) with the network's values mixed into the rollouts'.
     priors: int = 1
+    # Sibling targets (docs/training.md): self-play also records the root moves with at
+    # least this share of the visits (at most children_max per decision), and the value
+    # head learns their search values. 0: off.
+    children_share: float = 0.0
+    children_max: int = 6
+    child_weight: float = 1.0  # the children's absolute value loss
+    centre_weight: float = 10.0  # their loss on the differences between siblings
     noise: tuple[float, float] | None = (0.3, 0.25)
     temperature: float = 0.0  # noise, not a temperature, explores (KataGo): games stay strong
     spirits: int = 0
@@ -207,6 +214,76 @@ def losses(m: Model, x: np.ndarray, masks: np.ndarray, policies: np.ndarray, tar
     return policy_loss, value_loss, g
 
 
+def sibling_losses(m: Model, x: np.ndarray, targets: np.ndarray, groups: np.ndarray, absolute: float = 1.0,
+                   centred: float = 10.0, grads: bool = True) -> tuple[float, float, np.ndarray, dict[str, np.ndarray]]:
+    """The value head on sibling targets (solo): ``x`` the features of children
+    positions, ``targets`` their search values, ``groups`` which decision each
+    child belongs to (``0 .. G-1``). Two squared errors: on the values, and on
+    the values minus their siblings' mean (the differences between moves, which
+    a search compares; a phase's bias, shared by siblings, cancels). Returns
+    both losses, the values and the gradients of
+    ``absolute * loss + centred * centred_loss`` (value path only)."""
+    n = len(x)
+    a = x @ m.embed + m.b0
+    h = np.clip(a, 0.0, 1.0)
+    z = h @ m.w1 + m.b1
+    r = np.maximum(z, 0.0)
+    v = r @ m.wv[:, 0] + m.bv[0]
+    t = targets.astype(np.float64)
+    err = v - t
+    g_count = np.bincount(groups)
+    mean = lambda y: (np.bincount(groups, y) / np.maximum(g_count, 1))[groups]  # noqa: E731
+    e = (v - mean(v)) - (t - mean(t))
+    value_loss, centred_loss = float((err ** 2).mean()), float((e ** 2).mean())
+    if not grads:
+        return value_loss, centred_loss, v, {}
+    # d/dv_i of sum_j e_j^2 is 2 e_i: the e of a group sum to zero. A lone child has e = 0.
+    dv = ((2 * absolute * err + 2 * centred * e) / n).astype(m.wv.dtype)
+    g: dict[str, np.ndarray] = {}
+    g["wv"] = np.zeros_like(m.wv)
+    g["wv"][:, 0] = r.T @ dv
+    g["bv"] = np.zeros_like(m.bv)
+    g["bv"][0] = dv.sum()
+    dz = np.outer(dv, m.wv[:, 0]) * (z > 0)
+    g["w1"] = h.T @ dz
+    g["b1"] = dz.sum(axis=0)
+    da = (dz @ m.w1.T) * ((a > 0) & (a < 1))
+    g["embed"] = x.T @ da
+    g["b0"] = da.sum(axis=0)
+    return value_loss, centred_loss, v, g
+
+
+def _child_batches(child_rows: np.ndarray, decisions: np.ndarray, per_batch: int, rng: np.random.Generator | None):
+    """Children of ``decisions`` in batches of whole sibling groups: (child indices, group of each, 0-based)."""
+    order = np.argsort(child_rows, kind="stable")
+    starts = np.searchsorted(child_rows[order], decisions)
+    ends = np.searchsorted(child_rows[order], decisions, side="right")
+    keep = ends > starts
+    starts, ends = starts[keep], ends[keep]
+    idx = np.arange(len(starts)) if rng is None else rng.permutation(len(starts))
+    for b in range(0, len(idx), per_batch):
+        sel = idx[b:b + per_batch]
+        sizes = ends[sel] - starts[sel]
+        rows = np.concatenate([order[s:e] for s, e in zip(starts[sel], ends[sel])])
+        yield rows, np.repeat(np.arange(len(sel)), sizes)
+
+
+def sibling_agreement(values: np.ndarray, targets: np.ndarray, groups: np.ndarray) -> tuple[float, float]:
+    """Over groups of two or more siblings: how often the best value is the best
+    target, and the correlation of values and targets minus their groups' means."""
+    count = np.bincount(groups)
+    vc = values - (np.bincount(groups, values) / count)[groups]
+    tc = targets - (np.bincount(groups, targets) / count)[groups]
+    multi = count[groups] > 1
+    agree, n = 0, 0
+    for k in np.flatnonzero(count > 1):
+        sel = groups == k
+        agree += int(np.argmax(values[sel]) == np.argmax(targets[sel]))
+        n += 1
+    corr = float(np.corrcoef(vc[multi], tc[multi])[0, 1]) if multi.sum() > 2 else float("nan")
+    return agree / max(n, 1), corr
+
+
 class Adam:
     def __init__(self, m: Model, lr: float) -> None:
         self.lr, self.t = lr, 0
@@ -224,15 +301,27 @@ class Adam:
             setattr(m, n, (getattr(m, n) - self.lr * mh / (np.sqrt(vh) + 1e-8)).astype(np.float32))
 
 
+def held_out_rows(data: dict[str, np.ndarray], rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """The rows held out (a tenth of the games, or of the rows when the games are not known) and the rest."""
+    n = len(data["to_move"])
+    order = rng.permutation(n)
+    if "game" in data and len(np.unique(data["game"])) > 1:
+        # Whole games: the decisions of one game are alike, and a held-out decision whose
+        # neighbours were trained on flatters the network (docs/training.md).
+        games = np.unique(data["game"])
+        is_held = np.isin(data["game"], rng.permutation(games)[: max(1, len(games) // 10)])
+        return order[is_held[order]], order[~is_held[order]]
+    held = order[: max(1, n // 10)]
+    return held, order[len(held):]
+
+
 def fit(m: Model, data: dict[str, np.ndarray], cfg: TrainConfig, rng: np.random.Generator,
         log: Callable[[str], None]) -> dict[str, float]:
     """Train ``m`` in place on ``data``; the losses of the last epoch and on a held-out tenth."""
-    n = len(data["to_move"])
-    order = rng.permutation(n)
-    held = order[: max(1, n // 10)]
-    train_rows = order[len(held):]
+    held, train_rows = held_out_rows(data, rng)
     targets = value_targets(data, cfg.players, cfg.q_weight)
     opt = Adam(m, cfg.learning_rate)
+    children = cfg.players == 1 and cfg.children_share > 0 and len(data.get("child_rows", ())) > 0
     out: dict[str, float] = {}
     for epoch in range(cfg.epochs):
         rng.shuffle(train_rows)
@@ -247,7 +336,41 @@ def fit(m: Model, data: dict[str, np.ndarray], cfg: TrainConfig, rng: np.random.
                            targets[held], cfg.players, grads=False)
         out = {"policy_loss": pl / k, "value_loss": vl / k, "held_policy_loss": hp, "held_value_loss": hv}
         log(f"  epoch {epoch + 1}/{cfg.epochs}: policy {pl / k:.4f}, value {vl / k:.5f}; held out: policy {hp:.4f}, value {hv:.5f}")
+        if children:
+            out.update(_fit_children(m, data, cfg, opt, rng, np.sort(train_rows), np.sort(held)))
+            log(f"    children: value {out['child_value_loss']:.6f}, centred {out['child_centred_loss']:.7f}; held out: value"
+                f" {out['held_child_value_loss']:.6f}, centred {out['held_child_centred_loss']:.7f}, best child agrees"
+                f" {out['held_child_agreement']:.3f}, centred correlation {out['held_child_correlation']:.3f}")
     return out
+
+
+def _fit_children(m: Model, data: dict[str, np.ndarray], cfg: TrainConfig, opt: "Adam", rng: np.random.Generator,
+                  train_rows: np.ndarray, held: np.ndarray) -> dict[str, float]:
+    """One pass of the value head over the sibling targets of the training
+    decisions, then the losses on the held-out decisions' children."""
+    obs, q, parent = data["child_observations"], data["child_values"], data["child_rows"]
+    tv, tc, k = 0.0, 0.0, 0
+    for rows, groups in _child_batches(parent, train_rows, max(1, cfg.batch // 4), rng):
+        v, c, _, g = sibling_losses(m, features(obs[rows]), q[rows], groups, cfg.child_weight, cfg.centre_weight)
+        opt.step(m, g)
+        tv, tc, k = tv + v * len(rows), tc + c * len(rows), k + len(rows)
+    hv = hc = 0.0
+    hk = 0
+    values: list[np.ndarray] = []
+    targets: list[np.ndarray] = []
+    groups_all: list[np.ndarray] = []
+    offset = 0
+    for rows, groups in _child_batches(parent, held, 1024, None):
+        v, c, vals, _ = sibling_losses(m, features(obs[rows]), q[rows], groups, grads=False)
+        hv, hc, hk = hv + v * len(rows), hc + c * len(rows), hk + len(rows)
+        values.append(vals)
+        targets.append(q[rows])
+        groups_all.append(groups + offset)
+        offset += int(groups.max()) + 1
+    agree, corr = (sibling_agreement(np.concatenate(values), np.concatenate(targets).astype(np.float64), np.concatenate(groups_all))
+                   if hk else (float("nan"), float("nan")))
+    return {"child_value_loss": tv / max(k, 1), "child_centred_loss": tc / max(k, 1), "held_child_value_loss": hv / max(hk, 1),
+            "held_child_centred_loss": hc / max(hk, 1), "held_child_agreement": agree, "held_child_correlation": corr}
 
 
 def _agent(cfg: TrainConfig, model: str | None, iterations: int, selfplay_noise: bool) -> MCTSAgent:
@@ -298,7 +421,8 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> str:
             f" ({'rollouts' if state['best'] is None else 'network ' + os.path.basename(state['best'])})")
         agent = _agent(cfg, state["best"], cfg.iterations, selfplay_noise=True)
         data = selfplay(agent, cfg.games, players=cfg.players, seed=cfg.seed + g * cfg.games, threads=cfg.threads,
-                        spirits=cfg.spirits or None, dragons=cfg.dragons or None)
+                        spirits=cfg.spirits or None, dragons=cfg.dragons or None,
+                        children=(cfg.children_share, cfg.children_max) if cfg.children_share > 0 and cfg.players == 1 else None)
         # Policies are mostly zeros: stored sparse.
         rows, cols = np.nonzero(data["policies"])
         arrays: dict[str, Any] = {k: v for k, v in data.items() if k != "policies"}
@@ -342,7 +466,17 @@ def _load_window(cfg: TrainConfig, g: int) -> dict[str, np.ndarray]:
         policies[d.pop("policy_rows"), d.pop("policy_cols")] = d.pop("policy_values")
         d["policies"] = policies
         parts.append(d)
-    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+    return _concat(parts)
+
+
+def _concat(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    """Generations' data as one: the children's decision rows shifted to the joined rows;
+    children only when every part has them."""
+    out = {k: np.concatenate([p[k] for p in parts]) for k in parts[0] if all(k in p for p in parts)}
+    if "child_rows" in out:
+        offsets = np.cumsum([0] + [len(p["to_move"]) for p in parts[:-1]])
+        out["child_rows"] = np.concatenate([p["child_rows"] + o for p, o in zip(parts, offsets)])
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -355,9 +489,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--dir", required=True, help="run directory: checkpoints, data, log.jsonl (a run there continues)")
     ap.add_argument("--out", help="copy the best weights here at the end")
     for name in ("players", "generations", "games", "iterations", "gate_games", "gate_iterations", "hidden", "hidden2",
-                 "epochs", "batch", "window", "spirits", "dragons", "seed", "priors"):
+                 "epochs", "batch", "window", "spirits", "dragons", "seed", "priors", "children_max"):
         ap.add_argument("--" + name.replace("_", "-"), type=int, default=getattr(d, name))
-    for name in ("learning_rate", "value_weight", "q_weight", "rollout_weight", "temperature"):
+    for name in ("learning_rate", "value_weight", "q_weight", "rollout_weight", "temperature", "children_share",
+                 "child_weight", "centre_weight"):
         ap.add_argument("--" + name.replace("_", "-"), type=float, default=getattr(d, name))
     ap.add_argument("--threads", type=int, default=None)
     args = ap.parse_args(argv)
@@ -369,7 +504,8 @@ def main(argv: list[str] | None = None) -> int:
                       threads=args.threads, **{k: getattr(args, k) for k in (
                           "players", "generations", "games", "iterations", "gate_games", "gate_iterations", "hidden", "hidden2",
                           "epochs", "batch", "window", "spirits", "dragons", "seed", "priors", "learning_rate", "value_weight",
-                          "q_weight", "rollout_weight", "temperature")})
+                          "q_weight", "rollout_weight", "temperature", "children_share", "children_max", "child_weight",
+                          "centre_weight")})
     best = train(cfg, log=lambda s: print(s, flush=True))
     if args.out and best:
         import shutil

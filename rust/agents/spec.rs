@@ -80,6 +80,7 @@ impl AgentSpec {
                 let mut model: Option<Arc<Network>> = None;
                 let mut rollout_weight = 0.0;
                 let mut priors = true;
+                let mut cutoff = None;
                 let mut exploration = None;
                 let mut epsilon = 0.0f32;
                 let mut rollout = "tuned".to_string();
@@ -107,6 +108,7 @@ impl AgentSpec {
                         "widening" => cfg.widening = if matches!(v, "off" | "none") { None } else { Some(num(v)?) },
                         "model" => model = Some(Arc::new(load_model(v).map_err(bad)?)),
                         "rollout_weight" | "lambda" => rollout_weight = num(v)?,
+                        "cutoff" | "net_depth" => cutoff = Some(int(v)?.min(u32::MAX as u64) as u32),
                         "priors" => {
                             priors = match v {
                                 "true" | "on" | "1" => true,
@@ -125,8 +127,10 @@ impl AgentSpec {
                     return Err(bad(format!("rollout_weight must be in [0, 1]; got {rollout_weight}")));
                 }
                 let eval = match model {
-                    Some(net) => LeafEval::Network(NetworkEval { net, rollout: eval, rollout_weight, priors }),
-                    None if rollout_weight != 0.0 || !priors => return Err(bad("rollout_weight and priors need a model".into())),
+                    Some(net) => LeafEval::Network(NetworkEval { net, rollout: eval, rollout_weight, priors, cutoff }),
+                    None if rollout_weight != 0.0 || !priors || cutoff.is_some() => {
+                        return Err(bad("rollout_weight, priors and cutoff need a model".into()))
+                    }
                     None => LeafEval::Rollout(eval),
                 };
                 cfg.exploration = exploration.unwrap_or_else(|| eval.default_exploration(false));
@@ -195,7 +199,7 @@ mod tests {
         };
         let LeafEval::Rollout(eval) = eval else { panic!() };
         assert_eq!((config.iterations, config.exploration, eval.rollout, reuse), (Some(50), 0.3, Rollout::Random, true));
-        for bad in ["mcts:iterations=x", "mcts:foo=1", "greedy:x=1", "mcts:iterations", "mcts:iterations=0", "mcts:time=-1", "nobody", "mcts:epsilon=2", "mcts:time=1e300", "mcts:max_nodes=2", "mcts:model=/nonexistent", "mcts:rollout_weight=0.5"] {
+        for bad in ["mcts:iterations=x", "mcts:foo=1", "greedy:x=1", "mcts:iterations", "mcts:iterations=0", "mcts:time=-1", "nobody", "mcts:epsilon=2", "mcts:time=1e300", "mcts:max_nodes=2", "mcts:model=/nonexistent", "mcts:rollout_weight=0.5", "mcts:cutoff=4", "mcts:cutoff=x"] {
             assert!(AgentSpec::parse(bad).is_err(), "{bad}");
         }
     }

@@ -33,7 +33,7 @@ impl PartialEq for LeafEval {
         match (self, other) {
             (LeafEval::Rollout(a), LeafEval::Rollout(b)) => a == b,
             (LeafEval::Network(a), LeafEval::Network(b)) => {
-                std::sync::Arc::ptr_eq(&a.net, &b.net) && a.rollout == b.rollout && a.rollout_weight == b.rollout_weight && a.priors == b.priors
+                std::sync::Arc::ptr_eq(&a.net, &b.net) && a.rollout == b.rollout && a.rollout_weight == b.rollout_weight && a.priors == b.priors && a.cutoff == b.cutoff
             }
             _ => false,
         }

@@ -284,6 +284,12 @@ pub struct NetworkEval {
     /// replace the rollout in the rollout search's selection (UCB1, widening
     /// in the tuned heuristic's order).
     pub priors: bool,
+    /// A learned cut-off (AlphaGo's value network at the end of a short
+    /// rollout): play this many decisions with the rollout policy first, then
+    /// value the position reached with the network (a game that ends sooner
+    /// has its returns). With `rollout_weight > 0` the rollout then goes on to
+    /// the end and is mixed in as usual. `None`: the network values the leaf.
+    pub cutoff: Option<u32>,
 }
 
 impl Evaluator<State> for NetworkEval {
@@ -299,26 +305,39 @@ impl Evaluator<State> for NetworkEval {
         let mut legal = ActionList::default();
         let mut logits = [0f32; crate::action::MAX_LEGAL];
         for (i, (s, v)) in leaves.iter_mut().zip(values.iter_mut()).enumerate() {
-            let mover = s.current_player();
-            s.compact_observation(mover, &mut obs);
-            if self.priors {
-                s.legal_actions_into(&mut legal);
-            } else {
-                legal.clear();
-            }
             let mut raw = [0f32; MAX_SEATS];
-            self.net.forward(&obs, &legal, &mut raw, &mut logits[..legal.len()]);
-            Network::seat_values(&raw, s.players(), mover, v);
             if self.priors {
+                // The leaf's priors (and, without a cut-off, its value).
+                let mover = s.current_player();
+                s.compact_observation(mover, &mut obs);
+                s.legal_actions_into(&mut legal);
+                self.net.forward(&obs, &legal, &mut raw, &mut logits[..legal.len()]);
+                Network::seat_values(&raw, s.players(), mover, v);
                 let top = logits[..legal.len()].iter().copied().fold(f32::NEG_INFINITY, f32::max);
                 let row = &mut priors[i * NUM_ACTIONS..(i + 1) * NUM_ACTIONS];
                 for (a, &l) in legal.iter().zip(&logits[..legal.len()]) {
                     row[a.id() as usize] = (l - top).exp();
                 }
             }
+            if let Some(d) = self.cutoff {
+                // Roll `d` decisions (the static estimate a cut rollout writes is replaced).
+                RolloutEval { depth: Some(d), ..self.rollout }.roll(s, rng, v);
+                if s.is_over() {
+                    continue;
+                }
+            }
+            if self.cutoff.is_some() || !self.priors {
+                let mover = s.current_player();
+                s.compact_observation(mover, &mut obs);
+                legal.clear();
+                self.net.forward(&obs, &legal, &mut raw, &mut logits[..0]);
+                Network::seat_values(&raw, s.players(), mover, v);
+            }
             if self.rollout_weight > 0.0 {
                 let mut r = [0f64; MAX_SEATS];
-                self.rollout.roll(s, rng, &mut r);
+                // After a learned cut-off the rollout goes on from where it stopped, to the end.
+                let rollout = if self.cutoff.is_some() { RolloutEval { depth: None, ..self.rollout } } else { self.rollout };
+                rollout.roll(s, rng, &mut r);
                 for (x, y) in v.iter_mut().zip(r) {
                     *x = (1.0 - self.rollout_weight) * *x + self.rollout_weight * y;
                 }
@@ -362,7 +381,7 @@ mod tests {
     #[test]
     fn the_search_runs_on_the_network() {
         let net = Arc::new(random_network(2, 32, 16));
-        let eval = NetworkEval { net, rollout: RolloutEval::default(), rollout_weight: 0.0, priors: true };
+        let eval = NetworkEval { net, rollout: RolloutEval::default(), rollout_weight: 0.0, priors: true, cutoff: None };
         for players in 1..=4 {
             let s = crate::setup::Setup::new(players, 3).state().unwrap();
             let cfg = crate::search::Config { iterations: Some(300), exploration: 1.0, ..Default::default() };
@@ -370,6 +389,53 @@ mod tests {
             assert_eq!(r.iterations, 300);
             assert!(s.is_legal(r.best.unwrap()));
         }
+    }
+
+    #[test]
+    fn a_learned_cutoff_values_the_position_the_rollout_reached() {
+        let mut n = random_network(5, 16, 8);
+        // Solo values inside (0, 1), where they are not clipped.
+        n.bv[0] = 0.4;
+        n.wv.iter_mut().for_each(|w| *w *= 0.01);
+        let net = Arc::new(n);
+        let s = crate::setup::Setup::new(1, 8).state().unwrap();
+        let value = |e: &NetworkEval, seed: u64| {
+            let mut leaves = [s];
+            let mut v = [[0.0; MAX_SEATS]];
+            e.evaluate(&mut leaves, &mut SplitMix64::new(seed), &mut v, &mut []).unwrap();
+            (v[0][0], leaves[0])
+        };
+        let plain = NetworkEval { net: net.clone(), rollout: RolloutEval::default(), rollout_weight: 0.0, priors: false, cutoff: None };
+        // A cut-off of 0 decisions is the network at the leaf.
+        let zero = NetworkEval { cutoff: Some(0), ..plain.clone() };
+        assert_eq!(value(&zero, 1).0, value(&plain, 1).0);
+        // After d decisions: the network's value of the position the rollout policy reached.
+        let four = NetworkEval { cutoff: Some(4), ..plain.clone() };
+        let (v4, reached) = value(&four, 3);
+        let mut rolled = s;
+        RolloutEval { depth: Some(4), ..RolloutEval::default() }.roll(&mut rolled, &mut SplitMix64::new(3), &mut [0.0; MAX_SEATS]);
+        assert_eq!(reached, rolled, "the same rollout, the same draws");
+        assert_ne!(reached, s);
+        let mut obs = [0u8; COMPACT_OBSERVATION_SIZE];
+        rolled.compact_observation(0, &mut obs);
+        let mut raw = [0f32; MAX_SEATS];
+        net.forward(&obs, &ActionList::default(), &mut raw, &mut []);
+        let mut want = [0.0; MAX_SEATS];
+        Network::seat_values(&raw, 1, 0, &mut want);
+        assert_eq!(v4, want[0]);
+        assert_ne!(v4, value(&plain, 3).0);
+        // A cut-off past the end is the game's own result, as the rollout's.
+        let end = NetworkEval { cutoff: Some(10_000), ..plain.clone() };
+        let (v_end, over) = value(&end, 7);
+        assert!(over.is_over());
+        let mut r = [0.0; MAX_SEATS];
+        RolloutEval::default().roll(&mut s.clone(), &mut SplitMix64::new(7), &mut r);
+        assert_eq!(v_end, r[0]);
+        // Mixed: the rollout goes on from the cut to the end.
+        let mixed = NetworkEval { rollout_weight: 0.5, ..four.clone() };
+        let (vm, end_state) = value(&mixed, 3);
+        assert!(end_state.is_over());
+        assert!((vm - (0.5 * v4 + 0.5 * end_state.returns()[0])).abs() < 1e-9);
     }
 
     #[test]

@@ -55,7 +55,7 @@ impl PyMcts {
     #[new]
     // Defaults left out (None) are those of the spec parser: `Config::default()`
     // and `RolloutEval::default()`.
-    #[pyo3(signature = (iterations = None, time_limit = None, threads = 1, *, exploration = None, reward = None, rollout = None, epsilon = 0.0, rollout_depth = None, reuse_tree = false, determinize = true, max_nodes = None, widening = Some(search::DEFAULT_WIDENING), model = None, priors = true, evaluator = None, batch_size = None, rollout_weight = 0.0, noise = None, temperature = 0.0))]
+    #[pyo3(signature = (iterations = None, time_limit = None, threads = 1, *, exploration = None, reward = None, rollout = None, epsilon = 0.0, rollout_depth = None, reuse_tree = false, determinize = true, max_nodes = None, widening = Some(search::DEFAULT_WIDENING), model = None, priors = true, evaluator = None, batch_size = None, rollout_weight = 0.0, noise = None, temperature = 0.0, cutoff = None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         iterations: Option<u64>,
@@ -77,6 +77,7 @@ impl PyMcts {
         rollout_weight: f64,
         noise: Option<(f64, f64)>,
         temperature: f64,
+        cutoff: Option<u32>,
     ) -> PyResult<Self> {
         let defaults = RolloutEval::default();
         let reward = reward.map_or(Ok(defaults.reward), Reward::parse).map_err(PyValueError::new_err)?;
@@ -113,9 +114,12 @@ impl PyMcts {
         if !priors && model.is_none() {
             return Err(PyValueError::new_err("priors=False needs a model"));
         }
+        if cutoff.is_some() && model.is_none() {
+            return Err(PyValueError::new_err("cutoff needs a model"));
+        }
         if let Some(name) = model {
             let net = Arc::new(load_model(name).map_err(PyValueError::new_err)?);
-            let eval = AgentEval::Leaf(LeafEval::Network(NetworkEval { net, rollout: roll, rollout_weight, priors }));
+            let eval = AgentEval::Leaf(LeafEval::Network(NetworkEval { net, rollout: roll, rollout_weight, priors, cutoff }));
             return Ok(PyMcts { cfg, eval, exploration, reuse: reuse_tree, tree: None });
         }
         let eval = match evaluator {
@@ -259,7 +263,7 @@ impl Evaluator<State> for AgentEval {
 /// with the GIL released (see ``dragoncastle.selfplay``): a dict of numpy
 /// arrays with one row per decision.
 #[pyfunction]
-#[pyo3(signature = (agent, n_games, players = 2, seed = 0, threads = None, progress = None, *, spirits = None, dragons = None, rules = None))]
+#[pyo3(signature = (agent, n_games, players = 2, seed = 0, threads = None, progress = None, *, spirits = None, dragons = None, rules = None, children = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn selfplay<'py>(
     py: Python<'py>,
@@ -272,8 +276,10 @@ pub fn selfplay<'py>(
     spirits: Option<&Bound<'py, PyAny>>,
     dragons: Option<&Bound<'py, PyAny>>,
     rules: Option<PyRules>,
+    children: Option<(f64, usize)>,
 ) -> PyResult<Bound<'py, PyDict>> {
     crate::setup::check_players(players as i64).map_err(crate::python::to_py_err)?;
+    let children = children.map(|(min_share, max)| crate::selfplay::Children { min_share, max });
     if threads == Some(0) {
         return Err(PyValueError::new_err("threads must be at least 1"));
     }
@@ -291,7 +297,7 @@ pub fn selfplay<'py>(
     let result = interruptible(
         py,
         &stop,
-        || crate::selfplay::run(&setup, n_games, &cfg, explore, &eval, threads, &done, &stop),
+        || crate::selfplay::run_with(&setup, n_games, &cfg, explore, &eval, threads, &done, &stop, children),
         |_| match &progress {
             Some(cb) => cb.call1((done.load(Ordering::Relaxed),)).map(|_| ()),
             None => Ok(()),
@@ -304,7 +310,15 @@ pub fn selfplay<'py>(
     let mut policies = Vec::with_capacity(rows * NUM_ACTIONS);
     let (mut to_move, mut actions, mut returns, mut game) = (Vec::with_capacity(rows), Vec::with_capacity(rows), Vec::with_capacity(rows * players), Vec::with_capacity(rows));
     let mut values = Vec::with_capacity(rows);
+    let (mut c_obs, mut c_rows, mut c_actions, mut c_visits, mut c_values) = (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for g in games {
+        // Children point at their decision's row in the whole run.
+        let first = to_move.len() as i64;
+        c_obs.extend_from_slice(&g.child_observations);
+        c_rows.extend(g.child_rows.iter().map(|&r| first + r as i64));
+        c_actions.extend(g.child_actions.iter().map(|&a| a as i64));
+        c_visits.extend(g.child_visits.iter().map(|&v| v as i64));
+        c_values.extend_from_slice(&g.child_values);
         obs.extend_from_slice(&g.observations);
         masks.extend_from_slice(&g.masks);
         policies.extend_from_slice(&g.policies);
@@ -325,6 +339,14 @@ pub fn selfplay<'py>(
     d.set_item("values", PyArray1::from_vec(py, values))?;
     d.set_item("returns", PyArray1::from_vec(py, returns).reshape([rows, players])?)?;
     d.set_item("game", PyArray1::from_vec(py, game))?;
+    if children.is_some() {
+        let n = c_rows.len();
+        d.set_item("child_observations", PyArray1::from_vec(py, c_obs).reshape([n, COMPACT_OBSERVATION_SIZE])?)?;
+        d.set_item("child_rows", PyArray1::from_vec(py, c_rows))?;
+        d.set_item("child_actions", PyArray1::from_vec(py, c_actions))?;
+        d.set_item("child_visits", PyArray1::from_vec(py, c_visits))?;
+        d.set_item("child_values", PyArray1::from_vec(py, c_values))?;
+    }
     Ok(d)
 }
 
@@ -350,6 +372,7 @@ pub fn agent_spec<'py>(py: Python<'py>, text: &str) -> PyResult<(String, Bound<'
                     d.set_item("model", &n.net.source)?;
                     d.set_item("rollout_weight", n.rollout_weight)?;
                     d.set_item("priors", n.priors)?;
+                    d.set_item("cutoff", n.cutoff)?;
                     n.rollout
                 }
             };

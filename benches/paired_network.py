@@ -1,0 +1,68 @@
+#!/usr/bin/env python3
+"""Does a network make the solo search stronger? Paired games on the same deals.
+
+Plays ``mcts:iterations=N`` (the rollout search) and, for each rollout weight
+``w``, ``mcts:iterations=N,model=NET,priors=off,rollout_weight=w`` on the same
+deals (seeds ``SEED .. SEED+DEALS-1``), one thread, and prints each mean score,
+the paired difference to the rollout search and its standard error
+(``docs/training.md``). The rollout search's scores are cached next to NET's
+directory by seed range and iterations.
+
+    python3 benches/paired_network.py NET --seed 7000 --deals 30 --weights 0.5
+    python3 benches/paired_network.py NET --seed 5000 --deals 20 --weights 0 --cutoffs 4 8
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import statistics
+import time
+
+from dragoncastle.arena import arena
+
+
+def scores(spec: str, seed: int, deals: int) -> list[int]:
+    r = arena([spec], deals, seed=seed, threads=1)
+    by_seed = {g["seed"]: g["scores"][0] for g in r.games}
+    return [by_seed[s] for s in range(seed, seed + deals)]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("model")
+    ap.add_argument("--seed", type=int, default=5000)
+    ap.add_argument("--deals", type=int, default=20)
+    ap.add_argument("--iterations", type=int, default=400)
+    ap.add_argument("--weights", type=float, nargs="+", default=[0.5])
+    ap.add_argument("--cutoffs", type=int, nargs="+", default=None,
+                    help="learned cut-offs: rollouts of this many decisions, then the network (cutoff=d)")
+    ap.add_argument("--cache", default=None, help="file caching the rollout search's scores (default: beside the model)")
+    args = ap.parse_args()
+    cache = args.cache or os.path.join(os.path.dirname(os.path.abspath(args.model)), "baseline_scores.json")
+    key = f"{args.seed}:{args.deals}:{args.iterations}"
+    known = json.load(open(cache)) if os.path.exists(cache) else {}
+    if key not in known:
+        t = time.perf_counter()
+        known[key] = scores(f"mcts:iterations={args.iterations}", args.seed, args.deals)
+        with open(cache, "w") as f:
+            json.dump(known, f)
+        print(f"rollout search: {time.perf_counter() - t:.0f} s", flush=True)
+    base = known[key]
+    print(f"deals {args.seed}..{args.seed + args.deals - 1}, {args.iterations} iterations")
+    print(f"  rollout search: mean {statistics.mean(base):.2f}")
+    for w, cut in [(w, c) for w in args.weights for c in (args.cutoffs or [None])]:
+        t = time.perf_counter()
+        extra = f",cutoff={cut}" if cut is not None else ""
+        mine = scores(f"mcts:iterations={args.iterations},model={args.model},priors=off,rollout_weight={w}{extra}", args.seed, args.deals)
+        d = [a - b for a, b in zip(mine, base)]
+        se = statistics.stdev(d) / math.sqrt(len(d))
+        print(f"  network, rollout_weight={w}{extra}: mean {statistics.mean(mine):.2f}; paired difference {statistics.mean(d):+.2f}"
+              f" (standard error {se:.2f}, {statistics.mean(d) / se if se else 0:+.1f} SE) [{time.perf_counter() - t:.0f} s]", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
