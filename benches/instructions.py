@@ -14,12 +14,12 @@ dealing of every game are.
     python3 benches/instructions.py --players 2 --games 200 --spirit all   # each Spirit alone
 
 With ``--search`` it counts, instead, the instructions of one search of
-2,000 iterations (the installed package's default ``MCTSAgent``, one thread)
-from the opening and after 60 random decisions of deals 1 to 8, two players,
-on the base game and on the same deal with one Spirit and one Dragon: each
-count is a Python process that builds the position and searches, minus one
-that only builds it. The ratio base / cards is the standard game's speed at
-equal iterations, free of the machine's load.
+2,000 iterations (the default ``mcts`` agent, one thread, in the same Rust
+program) from the opening and after 60 seeded random decisions of deals 1 to
+8, two players, on the base game and on the same deal with one Spirit and
+one Dragon: each count is a run that builds the position and searches, minus
+one that only builds it. The ratio base / cards is the standard game's speed
+at equal iterations, free of the machine's load.
 
 Needs valgrind (`apt install valgrind`).
 """
@@ -66,46 +66,32 @@ def count(binary: str, players: int, games: int, cards: int, spirit: int | None 
         return int(total.group(1)), decisions
 
 
-SEARCH = """
-import dragoncastle as dc
-from dragoncastle.agents import MCTSAgent
-from dragoncastle.bench import position
-g = position(dc, 2, {seed}, {steps}{cards})
-agent = MCTSAgent(iterations={iterations}, seed=1)
-if {search} and len(g.legal_actions()) > 1:
-    agent.search(g)
-"""
-
-
-def search_count(seed: int, steps: int, cards: bool, iterations: int, search: bool) -> int:
-    """Instructions of a Python process that builds a position and, if ``search``, searches it."""
-    code = SEARCH.format(seed=seed, steps=steps, cards=", spirits=1, dragons=1" if cards else "",
-                         iterations=iterations, search=search)
+def search_count(binary: str, seed: int, steps: int, cards: int, iterations: int) -> tuple[int, int]:
+    """(instructions, legal actions) of the program building a position and searching it."""
     with tempfile.TemporaryDirectory() as tmp:
         out_file = os.path.join(tmp, "callgrind.out")
-        subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out_file}", sys.executable, "-c", code],
-                       check=True, capture_output=True, text=True)
-        return int(re.search(r"^(?:summary|totals): (\d+)", Path(out_file).read_text(), re.M).group(1))
+        run = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out_file}", binary, "search",
+                              str(seed), str(steps), str(cards), str(iterations)], check=True, capture_output=True, text=True)
+        legal = int(re.search(r"legal (\d+)", run.stdout).group(1))
+        return int(re.search(r"^(?:summary|totals): (\d+)", Path(out_file).read_text(), re.M).group(1)), legal
 
 
-def search_ratios(iterations: int, deals: int) -> None:
+def search_ratios(binary: str, iterations: int, deals: int) -> None:
     import statistics
-
-    import dragoncastle as dc
-    from dragoncastle.bench import position
 
     print(f"one search of {iterations} iterations, callgrind, 2 players: instructions base / 1+1 cards (speed ratio)")
     for name, steps in (("opening", 0), ("mid game", 60)):
         ratios = []
         for seed in range(1, deals + 1):
-            if min(len(position(dc, 2, seed, steps, **c).legal_actions()) for c in ({}, {"spirits": 1, "dragons": 1})) < 2:
+            cost = {}
+            for cards in (0, 1):
+                total, legal = search_count(binary, seed, steps, cards, iterations)
+                cost[cards] = (total - search_count(binary, seed, steps, cards, 0)[0], legal)
+            if min(legal for _, legal in cost.values()) < 2:
                 print(f"  {name}, deal {seed}: one legal action, nothing to search")
                 continue
-            cost = {}
-            for cards in (False, True):
-                cost[cards] = search_count(seed, steps, cards, iterations, True) - search_count(seed, steps, cards, iterations, False)
-            ratios.append(cost[False] / cost[True])
-            print(f"  {name}, deal {seed}: {cost[False] / iterations:,.0f} / {cost[True] / iterations:,.0f} instructions per iteration, "
+            ratios.append(cost[0][0] / cost[1][0])
+            print(f"  {name}, deal {seed}: {cost[0][0] / iterations:,.0f} / {cost[1][0] / iterations:,.0f} instructions per iteration, "
                   f"ratio {ratios[-1]:.2f}")
         print(f"{name}: geometric mean {statistics.geometric_mean(ratios):.2f} over {len(ratios)} deals "
               f"({min(ratios):.2f}-{max(ratios):.2f})")
@@ -121,10 +107,10 @@ def main() -> int:
     ap.add_argument("--deals", type=int, default=8)
     ap.add_argument("--spirit", help="one Spirit by name, with the first Dragon card, or 'all' for each in turn")
     args = ap.parse_args()
-    if args.search:
-        search_ratios(args.iterations, args.deals)
-        return 0
     binary = build()
+    if args.search:
+        search_ratios(binary, args.iterations, args.deals)
+        return 0
     if args.spirit:
         from dragoncastle import DRAGONS, SPIRITS  # the core's card order, which the program takes by index
 

@@ -13,8 +13,39 @@ use _core::batch::play_one;
 use _core::cards::Cards;
 use _core::Setup;
 
+/// `search SEED STEPS CARDS ITERATIONS`: one search of the default `mcts`
+/// agent (one thread, seed 1) on deal `SEED` for 2 players after `STEPS`
+/// seeded random decisions, with `CARDS` Spirits and Dragons; 0 iterations
+/// builds the position only, so the script can subtract.
+fn search(args: &[String]) {
+    use _core::agents::random_action;
+    use _core::rng::SplitMix64;
+    let arg = |i: usize| args.get(i).and_then(|v| v.parse::<u64>().ok()).unwrap_or(0);
+    let (seed, steps, cards, iterations) = (arg(0), arg(1), arg(2) as usize, arg(3));
+    let cards = if cards == 0 { Cards::None } else { Cards::Draw(cards) };
+    let Ok(mut s) = Setup::new(2, seed).with_cards(cards.clone(), cards).state() else { return };
+    let (mut rng, mut buf) = (SplitMix64::new(seed), _core::ActionList::default());
+    for _ in 0..steps {
+        let Some(a) = random_action(&s, &mut rng, &mut buf) else { break };
+        s.apply_unchecked(a);
+    }
+    s.legal_actions_into(&mut buf);
+    println!("legal {}", buf.len());
+    if iterations == 0 || buf.len() < 2 {
+        return;
+    }
+    let Ok(AgentSpec::Mcts { mut config, eval, .. }) = AgentSpec::parse(&format!("mcts:iterations={iterations}")) else { return };
+    config.seed = 1;
+    if let Ok(r) = _core::search::search(&s, &config, &eval) {
+        println!("iterations {} best {:?}", r.iterations, r.best);
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
+    if args.first().map(String::as_str) == Some("search") {
+        return search(&args[1..]);
+    }
     let arg = |i: usize, default: u64| args.get(i).and_then(|v| v.parse().ok()).unwrap_or(default);
     let (players, games, cards) = (arg(0, 2) as usize, arg(1, 1000), arg(2, 0) as usize);
     let cards = if cards == 0 { Cards::None } else { Cards::Draw(cards) };
