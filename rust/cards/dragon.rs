@@ -81,7 +81,13 @@ pub struct Levels {
     top: usize,
 }
 
+/// The cards whose points read stack heights ([`Levels`]); the others need none.
+pub const READ_HEIGHTS: u16 = 1 << HUMILITY | 1 << TRANQUILITY | 1 << BRAVERY | 1 << MAJESTY | 1 << HARMONY;
+
 impl Levels {
+    /// No stack at all: what the cards that do not read heights are given.
+    pub const NONE: Levels = Levels { at_least: [0; LEVELS], top: 0 };
+
     /// The levels of Realm `r`'s stacks.
     pub fn of(r: &Realm) -> Levels {
         let mut at_least = [0u16; LEVELS];

@@ -1,7 +1,7 @@
 //! Scores and the winner (R-END-2, R-END-3).
 
 use super::{State, MAX_PLAYERS};
-use crate::cards::dragon::{points, rivals, Levels};
+use crate::cards::dragon::{points, rivals, Levels, READ_HEIGHTS};
 use crate::cards::DRAGON_CARDS;
 
 /// R-SOLO-1: the Spirits & Dragons solo variant subtracts 15.
@@ -9,6 +9,9 @@ pub const SOLO_VARIANT: i32 = -15;
 
 /// Solo utility scale: `returns()` is the final score / 100.
 pub const SOLO_RETURN_SCALE: f64 = 100.0;
+
+/// What the Dragon cards that read no height are given.
+static NO_LEVELS: Levels = Levels::NONE;
 
 /// One player's score by source.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -35,28 +38,61 @@ impl State {
         let shrines = p.realm.shrine_points();
         let countdown = 2 * p.countdown as u32;
         let mut dragons = [0; DRAGON_CARDS];
-        if self.dragons != 0 {
-            let rivals = rivals(seat, self.players(), |s| &self.players[s].realm);
-            let levels = Levels::of(&p.realm);
-            for (card, d) in dragons.iter_mut().enumerate() {
-                if self.dragons & (1 << card) != 0 {
-                    *d = points(card as u8, &p.realm, &levels, rivals);
-                }
-            }
-        }
-        let variant = if self.solo && self.has_cards() { SOLO_VARIANT } else { 0 };
+        self.dragon_points(seat, |card, v| dragons[card] = v);
+        let variant = self.variant();
         let total = (vp + shrines + countdown + dragons.iter().sum::<u32>()) as i32 + variant;
         Breakdown { vp, shrines, countdown, dragons, variant, total }
     }
 
+    /// The points of each Dragon card in play for `seat`, given to `f` with
+    /// the card's index. The search scores every candidate move, so heights
+    /// are read only for the cards that need them ([`READ_HEIGHTS`]).
+    fn dragon_points(&self, seat: usize, mut f: impl FnMut(usize, u32)) {
+        if self.dragons == 0 {
+            return;
+        }
+        let realm = &self.players[seat].realm;
+        let rivals = rivals(seat, self.players(), |s| &self.players[s].realm);
+        let owned;
+        let levels = if self.dragons & READ_HEIGHTS != 0 {
+            owned = Levels::of(realm);
+            &owned
+        } else {
+            &NO_LEVELS
+        };
+        for card in 0..DRAGON_CARDS {
+            if self.dragons & (1 << card) != 0 {
+                f(card, points(card as u8, realm, levels, rivals));
+            }
+        }
+    }
+
+    /// R-SOLO-1's −15 in a solo game with cards, else 0.
+    fn variant(&self) -> i32 {
+        if self.solo && self.has_cards() {
+            SOLO_VARIANT
+        } else {
+            0
+        }
+    }
+
     /// R-END-2, current or final (Dragon cards included; the solo variant's
-    /// −15 too, so it may be negative).
+    /// −15 too, so it may be negative): [`State::breakdown`]'s total.
     pub fn score(&self, seat: usize) -> i32 {
         if self.dragons == 0 && !self.has_cards() {
             let p = &self.players[seat];
             return (p.vp as u32 + p.realm.shrine_points() + 2 * p.countdown as u32) as i32;
         }
-        self.breakdown(seat).total
+        self.score_with_cards(seat)
+    }
+
+    // Out of line: the base game's score above stays small enough to inline.
+    #[inline(never)]
+    fn score_with_cards(&self, seat: usize) -> i32 {
+        let p = &self.players[seat];
+        let mut total = p.vp as u32 + p.realm.shrine_points() + 2 * p.countdown as u32;
+        self.dragon_points(seat, |_, v| total += v);
+        total as i32 + self.variant()
     }
 
     /// The tie-break key of R-END-3: score, then face-down stacks, then Shrines built.

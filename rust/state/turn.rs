@@ -14,7 +14,7 @@ impl State {
     /// The Action is complete (the last placement, a Discard or a Summon):
     /// `SPIRITS` while an activation is legal, else the Consolidation step.
     pub(crate) fn after_action(&mut self) {
-        if self.spirits != 0 && self.any_activation(Phase::Spirits) {
+        if self.spirits != 0 && !self.passive && self.any_activation(Phase::Spirits) {
             self.phase = Phase::Spirits;
         } else {
             self.consolidation_step();
@@ -117,9 +117,9 @@ impl State {
             Resume::Place => self.phase = Phase::Place,
             // The Realm was just Consolidated: the Consolidation step has
             // nothing left to do.
-            Resume::Spirits if self.any_activation(Phase::Spirits) => self.phase = Phase::Spirits,
+            Resume::Spirits if !self.passive && self.any_activation(Phase::Spirits) => self.phase = Phase::Spirits,
             Resume::Spirits | Resume::End => {
-                if self.spirits != 0 && self.any_activation(Phase::EndTurn) {
+                if self.spirits != 0 && !self.passive && self.any_activation(Phase::EndTurn) {
                     self.phase = Phase::EndTurn;
                 } else {
                     self.end_turn();
