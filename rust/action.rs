@@ -343,8 +343,8 @@ impl Action {
 
 impl fmt::Display for Action {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let space = |s: u8| Space::at(s as usize).row_col();
-        let cell = |c: u8| Cell::at(c as usize).row_col();
+        let space = |s: u8| Space::row_col_of(s as usize);
+        let cell = |c: u8| Cell::row_col_of(c as usize);
         match *self {
             Action::Take(s) => write!(f, "take {},{}", space(s).0, space(s).1),
             Action::Place(c) => write!(f, "place {},{}", cell(c).0, cell(c).1),

@@ -68,6 +68,13 @@ macro_rules! square {
             pub const fn row_col(self) -> (usize, usize) {
                 (self.row(), self.col())
             }
+            /// The `(row, col)` that number `index` stands for, checked by
+            /// nobody: what an action's text shows even for a payload off
+            /// the grid, which legality then refuses.
+            #[inline]
+            pub const fn row_col_of(index: usize) -> (usize, usize) {
+                (index / Self::COLS, index % Self::COLS)
+            }
             /// The square `rows` and `cols` away, `None` off the grid.
             #[inline]
             pub const fn offset(self, rows: isize, cols: isize) -> Option<Self> {

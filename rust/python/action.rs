@@ -25,10 +25,10 @@ pub(crate) fn action_obj(py: Python<'_>, a: CoreAction) -> Py<PyAction> {
 }
 
 pub(crate) fn space_tuple(s: u8) -> (usize, usize) {
-    Space::at(s as usize).row_col()
+    Space::row_col_of(s as usize)
 }
 pub(crate) fn cell_tuple(c: u8) -> (usize, usize) {
-    Cell::at(c as usize).row_col()
+    Cell::row_col_of(c as usize)
 }
 
 #[pymethods]
