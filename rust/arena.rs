@@ -126,20 +126,9 @@ pub fn play_game_recording(agents: &[AgentSpec], setup: &Setup, stop: &AtomicBoo
 /// ends the run early (unfinished games are then missing from the result).
 /// Game `k` is `setup` (its players set to `agents.len()`) dealt, and its
 /// cards drawn, from seed `setup.seed + k`.
+/// With `top_moves` > 0 every search decision keeps its most visited root
+/// moves ([`play_game_recording`]); the games are the same.
 pub fn run(
-    agents: &[AgentSpec],
-    games: usize,
-    setup: &Setup,
-    threads: usize,
-    done: &AtomicUsize,
-    stop: &AtomicBool,
-) -> Result<Vec<ArenaGame>, Error> {
-    run_recording(agents, games, setup, threads, done, stop, 0)
-}
-
-/// [`run`], keeping the `top_moves` most visited root moves of every search
-/// decision ([`play_game_recording`]); the games are those of [`run`].
-pub fn run_recording(
     agents: &[AgentSpec],
     games: usize,
     setup: &Setup,
@@ -212,10 +201,10 @@ mod tests {
     fn results_do_not_depend_on_threads_or_shards() {
         let agents = specs(&["mcts:iterations=30,rollout=random,reuse=true", "greedy"]);
         let (d, stop) = (AtomicUsize::new(0), AtomicBool::new(false));
-        let a = run(&agents, 6, &Setup::new(0, 10), 1, &d, &stop).unwrap();
-        let b = run(&agents, 6, &Setup::new(0, 10), 3, &d, &stop).unwrap();
-        let c1 = run(&agents, 2, &Setup::new(0, 10), 2, &d, &stop).unwrap();
-        let c2 = run(&agents, 4, &Setup::new(0, 12), 2, &d, &stop).unwrap();
+        let a = run(&agents, 6, &Setup::new(0, 10), 1, &d, &stop, 0).unwrap();
+        let b = run(&agents, 6, &Setup::new(0, 10), 3, &d, &stop, 0).unwrap();
+        let c1 = run(&agents, 2, &Setup::new(0, 10), 2, &d, &stop, 0).unwrap();
+        let c2 = run(&agents, 4, &Setup::new(0, 12), 2, &d, &stop, 0).unwrap();
         let strip = |v: &[ArenaGame]| v.iter().map(|g| (g.seed, g.agent_of_seat, g.scores, g.winners, g.actions.clone())).collect::<Vec<_>>();
         assert_eq!(strip(&a), strip(&b));
         assert_eq!(strip(&a), strip(&[c1, c2].concat()));
@@ -228,8 +217,8 @@ mod tests {
     fn recording_the_search_changes_no_game() {
         let agents = specs(&["mcts:iterations=40,rollout=random,reuse=true", "mcts:iterations=30", "greedy"]);
         let (d, stop) = (AtomicUsize::new(0), AtomicBool::new(false));
-        let plain = run(&agents, 3, &Setup::new(0, 5), 2, &d, &stop).unwrap();
-        let recorded = run_recording(&agents, 3, &Setup::new(0, 5), 2, &d, &stop, 3).unwrap();
+        let plain = run(&agents, 3, &Setup::new(0, 5), 2, &d, &stop, 0).unwrap();
+        let recorded = run(&agents, 3, &Setup::new(0, 5), 2, &d, &stop, 3).unwrap();
         let strip = |v: &[ArenaGame]| v.iter().map(|g| (g.seed, g.agent_of_seat, g.scores, g.winners, g.actions.clone(), g.decisions)).collect::<Vec<_>>();
         assert_eq!(strip(&plain), strip(&recorded));
         assert!(plain.iter().all(|g| g.search.is_empty()));
@@ -265,7 +254,7 @@ mod tests {
     fn solo_arena_and_replay() {
         let agents = specs(&["mcts:iterations=20"]);
         let (d, stop) = (AtomicUsize::new(0), AtomicBool::new(false));
-        let games = run(&agents, 2, &Setup::new(0, 3), 2, &d, &stop).unwrap();
+        let games = run(&agents, 2, &Setup::new(0, 3), 2, &d, &stop, 0).unwrap();
         for g in &games {
             let mut game = crate::Game::new(1, g.seed, None, crate::Rules::default(), None).unwrap();
             for &a in &g.actions {

@@ -162,25 +162,12 @@ pub fn play_with<E: Evaluator<State>>(
 }
 
 /// Play `games` self-play games of `setup` on `threads` threads; game `k`
-/// from seed `setup.seed + k`. `done` counts finished games; `stop` ends the
-/// run early (unfinished games are left out). An evaluator's error ends the
-/// run and is returned.
-pub fn run<E: Evaluator<State>>(
-    setup: &Setup,
-    games: usize,
-    cfg: &Config,
-    exploration: impl Fn(&State) -> f64 + Sync,
-    eval: &E,
-    threads: usize,
-    done: &AtomicUsize,
-    stop: &AtomicBool,
-) -> Result<Result<Vec<GameRecord>, EvalError>, Error> {
-    run_with(setup, games, cfg, exploration, eval, threads, done, stop, None)
-}
-
-/// [`run`], recording sibling targets when `children` says so ([`play_with`]).
+/// from seed `setup.seed + k`, recording sibling targets when `children` says
+/// so ([`play_with`]). `done` counts finished games; `stop` ends the run early
+/// (unfinished games are left out). An evaluator's error ends the run and is
+/// returned.
 #[allow(clippy::too_many_arguments)]
-pub fn run_with<E: Evaluator<State>>(
+pub fn run<E: Evaluator<State>>(
     setup: &Setup,
     games: usize,
     cfg: &Config,
@@ -259,8 +246,8 @@ mod tests {
         let cfg = Config { iterations: Some(30), ..Config::default() };
         let eval = RolloutEval { rollout: Rollout::Random, ..RolloutEval::default() };
         let stop = AtomicBool::new(false);
-        let run1 = run(&setup, 3, &cfg, |_| 0.5, &eval, 2, &AtomicUsize::new(0), &stop).unwrap().unwrap();
-        let run2 = run(&setup, 3, &cfg, |_| 0.5, &eval, 1, &AtomicUsize::new(0), &stop).unwrap().unwrap();
+        let run1 = run(&setup, 3, &cfg, |_| 0.5, &eval, 2, &AtomicUsize::new(0), &stop, None).unwrap().unwrap();
+        let run2 = run(&setup, 3, &cfg, |_| 0.5, &eval, 1, &AtomicUsize::new(0), &stop, None).unwrap().unwrap();
         // Compared by bits: a forced move's value is NaN, which equals nothing.
         let bits = |r: &[GameRecord]| r.iter().map(|g| (g.actions.clone(), g.values.iter().map(|v| v.to_bits()).collect::<Vec<_>>(), g.observations.clone())).collect::<Vec<_>>();
         assert_eq!(bits(&run1), bits(&run2), "thread count does not matter");
@@ -299,8 +286,8 @@ mod tests {
         let eval = RolloutEval { rollout: Rollout::Random, ..RolloutEval::default() };
         let stop = AtomicBool::new(false);
         let c = Children { min_share: 0.1, max: 3 };
-        let plain = run(&setup, 2, &cfg, |_| 0.05, &eval, 1, &AtomicUsize::new(0), &stop).unwrap().unwrap();
-        let with = run_with(&setup, 2, &cfg, |_| 0.05, &eval, 2, &AtomicUsize::new(0), &stop, Some(c)).unwrap().unwrap();
+        let plain = run(&setup, 2, &cfg, |_| 0.05, &eval, 1, &AtomicUsize::new(0), &stop, None).unwrap().unwrap();
+        let with = run(&setup, 2, &cfg, |_| 0.05, &eval, 2, &AtomicUsize::new(0), &stop, Some(c)).unwrap().unwrap();
         for (p, w) in plain.iter().zip(&with) {
             assert_eq!((&p.actions, &p.observations, &p.policies), (&w.actions, &w.observations, &w.policies), "the game is the same");
             assert!(p.child_rows.is_empty() && p.child_observations.is_empty());
@@ -342,6 +329,6 @@ mod tests {
             assert_eq!(k, n);
         }
         let bad = Children { min_share: 1.5, max: 3 };
-        assert!(run_with(&setup, 1, &cfg, |_| 0.05, &eval, 1, &AtomicUsize::new(0), &stop, Some(bad)).is_err());
+        assert!(run(&setup, 1, &cfg, |_| 0.05, &eval, 1, &AtomicUsize::new(0), &stop, Some(bad)).is_err());
     }
 }

@@ -93,26 +93,24 @@ def positive_seconds(text: str) -> float:
     return x
 
 
-def positive(text: str) -> int:
-    """argparse type: a whole number >= 1."""
+def _whole_number(text: str, minimum: int, bound: str) -> int:
     try:
         n = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {n}")
+    if n < minimum:
+        raise argparse.ArgumentTypeError(f"must be {bound}, got {n}")
     return n
+
+
+def positive(text: str) -> int:
+    """argparse type: a whole number >= 1."""
+    return _whole_number(text, 1, "at least 1")
 
 
 def non_negative(text: str) -> int:
     """argparse type: a whole number >= 0."""
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if n < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, got {n}")
-    return n
+    return _whole_number(text, 0, "0 or more")
 
 
 def seed_arg(text: str) -> int:

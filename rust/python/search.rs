@@ -10,7 +10,7 @@ use pyo3::types::{PyDict, PyList};
 
 use super::{action_obj, setup_err, PyAction, PyGame, PyRules};
 use crate::action::Action as CoreAction;
-use crate::arena::{run_recording as run_arena, AgentSpec};
+use crate::arena::{run as run_arena, AgentSpec};
 use std::sync::Arc;
 
 use numpy::{PyArray1, PyArrayMethods};
@@ -297,7 +297,7 @@ pub fn selfplay<'py>(
     let result = interruptible(
         py,
         &stop,
-        || crate::selfplay::run_with(&setup, n_games, &cfg, explore, &eval, threads, &done, &stop, children),
+        || crate::selfplay::run(&setup, n_games, &cfg, explore, &eval, threads, &done, &stop, children),
         |_| match &progress {
             Some(cb) => cb.call1((done.load(Ordering::Relaxed),)).map(|_| ()),
             None => Ok(()),
