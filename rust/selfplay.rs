@@ -79,19 +79,9 @@ impl GameRecord {
 
 /// Play one game of `setup` with the search (`cfg`, `eval`) in every seat.
 /// `exploration` picks the constant per game (solo or not). `None` when
-/// `stop` ended it early.
+/// `stop` ended it early. With `children`, the root's well-visited moves
+/// are recorded too ([`Children`]).
 pub fn play<E: Evaluator<State>>(
-    setup: &Setup,
-    cfg: &Config,
-    exploration: impl Fn(&State) -> f64,
-    eval: &E,
-    stop: &AtomicBool,
-) -> Result<Option<GameRecord>, EvalError> {
-    play_with(setup, cfg, exploration, eval, stop, None)
-}
-
-/// [`play`], also recording the root's well-visited moves when `children` says so.
-pub fn play_with<E: Evaluator<State>>(
     setup: &Setup,
     cfg: &Config,
     exploration: impl Fn(&State) -> f64,
@@ -163,7 +153,7 @@ pub fn play_with<E: Evaluator<State>>(
 
 /// Play `games` self-play games of `setup` on `threads` threads; game `k`
 /// from seed `setup.seed + k`, recording sibling targets when `children` says
-/// so ([`play_with`]). `done` counts finished games; `stop` ends the run early
+/// so ([`play`]). `done` counts finished games; `stop` ends the run early
 /// (unfinished games are left out). An evaluator's error ends the run and is
 /// returned.
 #[allow(clippy::too_many_arguments)]
@@ -208,7 +198,7 @@ pub fn run<E: Evaluator<State>>(
                         if k >= games {
                             break;
                         }
-                        match play_with(&setup.reseeded(setup.seed + k as u64), cfg, &exploration, eval, stop, children) {
+                        match play(&setup.reseeded(setup.seed + k as u64), cfg, &exploration, eval, stop, children) {
                             Ok(Some(rec)) => {
                                 mine.push((k, rec));
                                 done.fetch_add(1, Ordering::Relaxed);
