@@ -314,6 +314,22 @@ impl Realm {
         self.occupied() & !self.face_up
     }
 
+    /// The top tiles, packed into two words for a memo key (`state/memo.rs`):
+    /// with [`Realm::face_up`] they are every face-up tile, since a face-down
+    /// top's symbol is forgotten (it reads as tile 0).
+    #[inline]
+    pub(crate) fn tops_words(&self) -> [u64; 2] {
+        let tops: [u8; CELLS] = std::array::from_fn(|i| self.top[i].index() as u8);
+        [u64::from_le_bytes(std::array::from_fn(|i| tops[i])), u64::from_le_bytes(std::array::from_fn(|i| tops[8 + i]))]
+    }
+
+    /// The stacks' heights, packed into two words for a memo key.
+    #[inline]
+    pub(crate) fn heights_words(&self) -> [u64; 2] {
+        let h = &self.height;
+        [u64::from_le_bytes(std::array::from_fn(|i| h[i])), u64::from_le_bytes(std::array::from_fn(|i| h[8 + i]))]
+    }
+
     /// Face-up Faction tiles by number (index 1..=6; 0 unused), in one pass
     /// (Spirit of Beauty).
     pub fn by_number(&self) -> [u16; 7] {

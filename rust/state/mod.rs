@@ -5,6 +5,7 @@
 
 pub mod apply;
 pub mod legal;
+mod memo;
 pub mod observe;
 pub mod score;
 pub mod spirit;

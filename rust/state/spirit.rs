@@ -8,6 +8,7 @@
 //! are judged once on the unpaid Realm and re-judged only for the few cells
 //! whose tile the condition rests on (`docs/design.md`).
 
+use super::memo::{remembered, Key};
 use super::{Phase, State, MAX_SETS};
 use crate::action::{Action, ActionKind, ActionList};
 use crate::cards::spirit::*;
@@ -223,23 +224,7 @@ impl State {
 
     /// Whether some activation would be legal in `phase` now.
     pub(crate) fn any_activation(&self, phase: Phase) -> bool {
-        cells_of(self.open_cards(phase)).any(|card| self.applies(card as u8, phase))
-    }
-
-    /// Whether `card` has a legal payment in `phase`: [`State::payments`]
-    /// not empty, decided without the per-cell masks where paying a Shrine
-    /// (which leaves the Realm as it is) settles it. Beauty's groups can only
-    /// shrink when a tile is paid, so with a Shrine to pay it applies iff a
-    /// group exists now.
-    fn applies(&self, card: u8, phase: Phase) -> bool {
-        let p = &self.players[self.current as usize];
-        let realm = &p.realm;
-        match card {
-            BEAUTY if p.shrine_pool > 0 => {
-                realm.faction_up().count_ones() >= 4 && realm.by_number()[1..].iter().any(|&m| SETS.has(m))
-            }
-            _ => self.payments(card, phase) != (0, false),
-        }
+        cells_of(self.open_cards(phase)).any(|card| self.payments(card as u8, phase) != (0, false))
     }
 
     /// Whether `Spirit { card, pay }` is a legal activation now.
@@ -259,6 +244,32 @@ impl State {
     /// Paying a tile discards it (the tile under it, face down, or nothing is
     /// left); paying a Shrine leaves the Realm as it is.
     pub(crate) fn payments(&self, card: u8, phase: Phase) -> (u16, bool) {
+        match card {
+            BEAUTY | CUNNING | STRENGTH | CHANGE => self.remembered_payments(card, phase),
+            _ => self.fresh_payments(card, phase),
+        }
+    }
+
+    /// [`State::payments`] of the cards whose answer takes many group
+    /// look-ups, remembered (`memo.rs`) under a key of all they read.
+    #[inline(never)]
+    fn remembered_payments(&self, card: u8, phase: Phase) -> (u16, bool) {
+        let p = &self.players[self.current as usize];
+        let flags = match card {
+            // Whether `settled` looks at the Realm, and whether Cunning is ready.
+            CHANGE => u16::from(self.may_be_unsettled(phase)) | u16::from(self.cunning_ready()) << 1,
+            _ => 0,
+        };
+        let realm = &p.realm;
+        // Strength reads where stacks stand and how high, the others which tiles are face up.
+        let words = if card == STRENGTH { realm.heights_words() } else { realm.tops_words() };
+        let cells = u32::from(realm.face_up()) | u32::from(realm.shrines()) << 16;
+        let key = Key::new(words, cells, card, u16::from(p.shrine_pool) | flags << 8);
+        remembered(key, || self.fresh_payments(card, phase))
+    }
+
+    /// [`State::payments`] decided afresh.
+    fn fresh_payments(&self, card: u8, phase: Phase) -> (u16, bool) {
         let p = &self.players[self.current as usize];
         let realm = &p.realm;
         let up = realm.face_up();
@@ -369,8 +380,14 @@ impl State {
     /// rest), and there the Realm is looked at.
     #[inline]
     fn settled(&self, phase: Phase) -> bool {
-        (phase != Phase::Spirits && !self.between_placements())
-            || self.mover_realm().types_with_groups(&SETS) == 0
+        !self.may_be_unsettled(phase) || self.mover_realm().types_with_groups(&SETS) == 0
+    }
+
+    /// Whether a face-up group of >= 4 may wait for Consolidation at a
+    /// decision point of `phase` ([`State::settled`]).
+    #[inline]
+    fn may_be_unsettled(&self, phase: Phase) -> bool {
+        phase == Phase::Spirits || self.between_placements()
     }
 
     /// Change's payments in a settled Realm (no face-up group of >= 4): a
@@ -379,6 +396,9 @@ impl State {
     fn change_payments_settled(&self, realm: &Realm, pool: u8) -> (u16, bool) {
         let up = realm.face_up();
         let specials = realm.special_up();
+        if specials == 0 {
+            return (0, false);
+        }
         let cunning = self.cunning_ready();
         if !cunning {
             // Every group is below 4, so the Special on `s` completes a set of
@@ -387,6 +407,11 @@ impl State {
             let (mut cells, mut any) = (0u16, false);
             for ty in TileType::ALL {
                 let of = realm.of_type(ty);
+                // Fewer than 3 tiles: no group of 4 with one Special.
+                let two_cleared = of & of.wrapping_sub(1);
+                if two_cleared & two_cleared.wrapping_sub(1) == 0 {
+                    continue;
+                }
                 // With every Special beside it at once no group of 4: with one, none either.
                 let beside = neighbours(of) & specials & !of;
                 if beside == 0 || !SETS.has(of | beside) {

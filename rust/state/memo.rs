@@ -1,0 +1,100 @@
+//! A per-thread memo of the Spirits' payments (R-SPIRIT-1).
+//!
+//! Activations are offered at every decision point of a turn, and the turn's
+//! flow asks whether one is legal before it enters `SPIRITS` or `END_TURN`,
+//! so the same card is judged on the same Realm several times a turn: at the
+//! Action, at the second pick and at the first placement the Realm has not
+//! changed, and the decision point after a transition repeats the question
+//! the transition asked. In seeded random games 55–80% of the payments of
+//! the cards that read groups (Beauty, Cunning, Change, Faith, Wind,
+//! Strength) are such repeats (`docs/design.md`, "Spirit legality").
+//!
+//! The memo is keyed by everything the answer reads, so it is exact: the
+//! part of the mover's Realm the card reads (its face-up tiles, or its
+//! heights), the face-up cells and Shrines, the card, the Shrine Pool and
+//! the card's other inputs. It lives beside the thread,
+//! not in the [`State`](super::State): the state stays small and `Copy`, and
+//! equal states stay equal however they were reached. Debug builds check
+//! every remembered answer against a fresh one.
+
+use std::cell::Cell;
+
+/// Slots of the direct-mapped table: repeats are close together (within a
+/// turn), so a small table keeps nearly all of them.
+const SLOTS: usize = 256;
+
+/// What a payment answer rests on, packed into three words: two for the
+/// part of the Realm the card reads ([`crate::realm::Realm::tops_words`] or
+/// [`crate::realm::Realm::heights_words`]) and one for the card, the
+/// Realm's face-up cells and Shrines, the Shrine Pool and the card's other
+/// inputs. The card is stored plus one, so the table's zeroed slots match no
+/// key.
+#[derive(Clone, Copy)]
+pub(crate) struct Key([u64; 3]);
+
+impl Key {
+    /// The key of `card`'s answer on a Realm read as `realm` (two words),
+    /// `cells` (face-up cells and Shrines, 32 bits), and `inputs` (16 bits:
+    /// the Shrine Pool and the card's flags).
+    #[inline]
+    pub(crate) fn new(realm: [u64; 2], cells: u32, card: u8, inputs: u16) -> Key {
+        Key([realm[0], realm[1], u64::from(cells) | (u64::from(card) + 1) << 32 | u64::from(inputs) << 40])
+    }
+
+    /// Equality without a call to `memcmp`.
+    #[inline]
+    fn same(&self, other: &Key) -> bool {
+        (self.0[0] ^ other.0[0]) | (self.0[1] ^ other.0[1]) | (self.0[2] ^ other.0[2]) == 0
+    }
+
+    #[inline]
+    fn slot(&self) -> usize {
+        let h = (self.0[0] ^ self.0[1].rotate_left(23) ^ self.0[2].rotate_left(41)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        (h >> 56) as usize
+    }
+}
+
+struct Table {
+    keys: [Cell<Key>; SLOTS],
+    answers: [Cell<(u16, bool)>; SLOTS],
+}
+
+thread_local! {
+    static TABLE: Table = const {
+        Table { keys: [const { Cell::new(Key([0; 3])) }; SLOTS], answers: [const { Cell::new((0, false)) }; SLOTS] }
+    };
+}
+
+/// The answer for `key`, remembered or made by `compute` (and then remembered).
+#[inline]
+pub(crate) fn remembered(key: Key, compute: impl FnOnce() -> (u16, bool)) -> (u16, bool) {
+    let slot = key.slot();
+    let known = TABLE.with(|t| key.same(&t.keys[slot].get()).then(|| t.answers[slot].get()));
+    if let Some(answer) = known {
+        debug_assert_eq!(answer, compute(), "a remembered payment differs from a fresh one");
+        return answer;
+    }
+    let answer = compute();
+    TABLE.with(|t| {
+        t.keys[slot].set(key);
+        t.answers[slot].set(answer);
+    });
+    answer
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn remembers_per_key_and_recomputes_after_a_collision() {
+        let (k1, k2) = (Key::new([1, 2], 3, 0, 0), Key::new([1, 2], 3, 0, 1));
+        assert_eq!(remembered(k1, || (7, true)), (7, true));
+        // A second call is answered from the table (a different answer would be
+        // a bug the debug assertion catches; here `compute` is not consulted in
+        // release builds).
+        assert_eq!(remembered(k1, || (7, true)), (7, true));
+        assert_eq!(remembered(k2, || (3, false)), (3, false));
+        assert_eq!(remembered(k1, || (7, true)), (7, true));
+    }
+}
