@@ -4,6 +4,7 @@
 //! the rules: face-down tiles never turn face up again and their symbols never
 //! count, so a cell is its height, its top tile if face up, and a Shrine flag.
 
+use crate::grid::count16;
 use crate::groups::GroupTable;
 use crate::tile::{Tile, TileType};
 
@@ -230,7 +231,7 @@ impl Realm {
         for t in TileType::ALL {
             let all = self.by_type[t.index()];
             let mut left = all & seeds;
-            if left == 0 || all.count_ones() < 4 {
+            if left == 0 || count16(all) < 4 {
                 continue;
             }
             let first = n;
@@ -411,7 +412,7 @@ impl Realm {
     /// Beauty: the lowest cell of each maximal group of >= 4 face-up Faction
     /// tiles with the same number.
     pub fn beauty_groups(&self) -> u16 {
-        if self.faction_up().count_ones() < 4 {
+        if count16(self.faction_up()) < 4 {
             return 0;
         }
         self.by_number()[1..].iter().fold(0, |m, &n| m | groups_of(n, 4..=16))

@@ -13,6 +13,7 @@ use super::{Phase, State, MAX_SETS};
 use crate::action::{Action, ActionKind, ActionList};
 use crate::cards::spirit::*;
 use crate::coords::Space;
+use crate::grid::count16;
 use crate::groups::{GroupTable, SETS, THREES};
 use crate::realm::{flood, neighbours, set_vp, with_another, ConsolidatedSet, Realm, CELLS};
 use crate::tile::{Tile, TileType};
@@ -99,40 +100,6 @@ pub struct TurnCards {
     pub pending_type: u8,
 }
 
-/// The legal activations of a decision point, per card in play: the cells
-/// that may pay and whether the Shrine Pool may (in id order: card, then
-/// cell, then the Shrine).
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Offered {
-    cards: [(u8, u16, bool); crate::cards::SPIRIT_CARDS],
-    len: u8,
-    total: u16,
-}
-
-impl Offered {
-    /// How many activations are offered.
-    #[inline]
-    pub(crate) fn count(&self) -> usize {
-        self.total as usize
-    }
-
-    /// The `k`-th activation in id order (`k < count()`).
-    pub(crate) fn nth(&self, mut k: usize) -> Action {
-        for &(card, cells, shrine) in &self.cards[..self.len as usize] {
-            let n = cells.count_ones() as usize;
-            if k < n {
-                let pay = crate::grid::Ranked16::new(cells).select(k as u32) as u8;
-                return Action::Spirit { card, pay: Some(pay) };
-            }
-            if shrine && k == n {
-                return Action::Spirit { card, pay: None };
-            }
-            k -= n + usize::from(shrine);
-        }
-        unreachable!("an activation beyond those offered")
-    }
-}
-
 /// The cells of a mask, lowest first.
 #[inline]
 fn cells_of(mut m: u16) -> impl Iterator<Item = usize> {
@@ -206,20 +173,34 @@ impl State {
         }
     }
 
-    /// The activations offered now, per card, counted without listing them
-    /// (a random pick draws one of them by rank).
-    pub(crate) fn offered(&self) -> Offered {
-        let mut o = Offered::default();
-        for card in cells_of(self.open_cards(self.phase)) {
+    /// How many activations are offered now, counted without listing them
+    /// (a random pick draws one of them by rank, [`State::nth_offered`]).
+    pub(crate) fn offered_count(&self) -> usize {
+        cells_of(self.open_cards(self.phase)).fold(0, |n, card| {
             let (cells, shrine) = self.payments(card as u8, self.phase);
-            let n = cells.count_ones() as u16 + u16::from(shrine);
-            if n > 0 {
-                o.cards[o.len as usize] = (card as u8, cells, shrine);
-                o.len += 1;
-                o.total += n;
+            n + count16(cells) as usize + usize::from(shrine)
+        })
+    }
+
+    /// The `k`-th activation offered now, in id order (`k < offered_count()`):
+    /// the payments are asked again, which the memo answers for the cards
+    /// that read groups, rather than kept per card for the rare draw that
+    /// lands on an activation.
+    pub(crate) fn nth_offered(&self, mut k: usize) -> Action {
+        for card in cells_of(self.open_cards(self.phase)) {
+            let card = card as u8;
+            let (cells, shrine) = self.payments(card, self.phase);
+            let n = count16(cells) as usize;
+            if k < n {
+                let pay = crate::grid::Ranked16::new(cells).select(k as u32) as u8;
+                return Action::Spirit { card, pay: Some(pay) };
             }
+            if shrine && k == n {
+                return Action::Spirit { card, pay: None };
+            }
+            k -= n + usize::from(shrine);
         }
-        o
+        unreachable!("an activation beyond those offered")
     }
 
     /// Whether some activation would be legal in `phase` now.
@@ -290,12 +271,12 @@ impl State {
                     return (0, false);
                 }
                 // Room for 2 (R-PLACE-2): a paid tile frees its cell.
-                let free = realm.placeable().count_ones();
+                let free = count16(realm.placeable());
                 (if free >= 1 { up } else { 0 }, pool > 0 && free >= 2)
             }
             WIND => {
                 let shrine = pool > 0 && (up != 0 || realm.movable_shrines() != 0);
-                let cells = match up.count_ones() {
+                let cells = match count16(up) {
                     0 => 0,
                     // Another face-up tile stays to flip.
                     2.. => up,
@@ -328,7 +309,7 @@ impl State {
                 (cells, shrine)
             }
             BEAUTY => {
-                if realm.faction_up().count_ones() < 4 {
+                if count16(realm.faction_up()) < 4 {
                     return (0, false);
                 }
                 let nums = realm.by_number();
@@ -346,7 +327,7 @@ impl State {
                 let unbuilt = self.set_cells() & !realm.face_up() & !realm.shrines() != 0;
                 // R-PLACE-2: while tiles wait to be placed, a Shrine needs a
                 // free cell to spare, and a paid tile frees one.
-                let (free, hand) = (realm.placeable().count_ones(), self.tiles_to_place(phase));
+                let (free, hand) = (count16(realm.placeable()), self.tiles_to_place(phase));
                 let (by_tile, by_shrine) = (unbuilt && free + 1 > hand, unbuilt && free > hand);
                 let (cells, waiting) =
                     if by_tile || self.settled(phase) { (0, false) } else { payers_keeping(&realm.by_type(), &SETS) };
@@ -868,7 +849,7 @@ mod tests {
             }
             None => pool -= 1,
         }
-        let room = realm.placeable().count_ones() >= 2;
+        let room = count16(realm.placeable()) >= 2;
         let c = &s.castle;
         let settled = |r: &Realm| r.types_with_groups(&SETS) == 0;
         match card {
@@ -885,7 +866,7 @@ mod tests {
             CHANGE => (0..CELLS).any(|cell| (0..6).any(|t| s.change_group(&realm, pool, cell, t).is_some())),
             FAITH => {
                 let placing = phase == Phase::Place || (phase == Phase::Shrine && s.turn_cards.resume == Resume::Place);
-                let spare = !placing || realm.placeable().count_ones() > u32::from(s.held_len - s.placed);
+                let spare = !placing || count16(realm.placeable()) > u32::from(s.held_len - s.placed);
                 pool >= 1 && (spare && s.set_cells() & !realm.shrines() & realm.face_down() != 0 || !settled(&realm))
             }
             DESTRUCTION => c.spaces().any(|sp| c.is_available(sp)),
