@@ -181,14 +181,9 @@ impl Realm {
         self.shrine & (1 << cell) != 0
     }
     /// Cells with a stack, as a mask.
+    #[inline]
     pub fn occupied(&self) -> u16 {
-        let mut m = 0u16;
-        for c in 0..CELLS {
-            if self.height[c] > 0 {
-                m |= 1 << c;
-            }
-        }
-        m
+        self.cells_at_least(1)
     }
     /// Cells whose face-up top tile is of type `t`, as a mask.
     pub fn of_type(&self, t: TileType) -> u16 {
@@ -361,6 +356,7 @@ impl Realm {
     /// Cells whose stack has at least `k` tiles (`1 <= k <= 127`), eight
     /// heights at a time: a byte `b < 128` is at least `k` iff
     /// `b + 128 - k` has its high bit set.
+    #[inline]
     pub fn cells_at_least(&self, k: u8) -> u16 {
         const ONES: u64 = 0x0101_0101_0101_0101;
         const HIGH: u64 = 0x8080_8080_8080_8080;

@@ -132,6 +132,48 @@ fn payers_keeping(classes: &[u16], table: &GroupTable) -> (u16, bool) {
     (cells, with > 0)
 }
 
+/// Wind's payments: a face-up tile to flip must stay after paying, or a
+/// Shrine must be able to move.
+#[inline(never)]
+fn wind_payments(realm: &Realm, pool: u8) -> (u16, bool) {
+    let up = realm.face_up();
+    let shrine = pool > 0 && (up != 0 || realm.movable_shrines() != 0);
+    let cells = match count16(up) {
+        0 => 0,
+        // Another face-up tile stays to flip.
+        2.. => up,
+        // The only face-up tile: a Shrine must be able to move, maybe
+        // onto the face-down tile the payment uncovers.
+        _ => {
+            let c = up.trailing_zeros() as usize;
+            let uncovered = if realm.height(c) >= 2 { up } else { 0 };
+            if with_another(realm.shrines(), realm.shrine_spots() | uncovered) != 0 {
+                up
+            } else {
+                0
+            }
+        }
+    };
+    (cells, shrine)
+}
+
+/// Strength's payments: after paying, a top tile without a Shrine must have
+/// somewhere else to go.
+fn strength_payments(realm: &Realm, pool: u8) -> (u16, bool) {
+    let occupied = realm.occupied();
+    let (shrines, free) = (realm.shrines(), realm.placeable());
+    let shrine = pool > 0 && with_another(occupied & !shrines, free) != 0;
+    let mut cells = 0;
+    for c in cells_of(realm.face_up()) {
+        let b = 1u16 << c;
+        let left = if realm.height(c) >= 2 { occupied } else { occupied & !b };
+        if with_another(left & !shrines, free | b) != 0 {
+            cells |= b;
+        }
+    }
+    (cells, shrine)
+}
+
 impl State {
     fn mover_realm(&self) -> &Realm {
         &self.players[self.current as usize].realm
@@ -224,15 +266,26 @@ impl State {
     /// `phase`: face-up cells of the mover's Realm (a mask) and the Shrine Pool.
     /// Paying a tile discards it (the tile under it, face down, or nothing is
     /// left); paying a Shrine leaves the Realm as it is.
+    #[inline]
     pub(crate) fn payments(&self, card: u8, phase: Phase) -> (u16, bool) {
+        let p = &self.players[self.current as usize];
+        // A condition that no payment changes: every payment, or none.
+        let every = |ok: bool| if ok { (p.realm.face_up(), p.shrine_pool > 0) } else { (0, false) };
         match card {
+            // A non-empty castle has an Available tile (the west end of the top floor).
+            DESTRUCTION => every(!self.castle.is_empty()),
+            ELEGANCE if phase == Phase::Action => every(self.has_elegance_first_pick()),
+            ELEGANCE | DECEPTION | DEEP => self.second_pick_payments(card),
+            WIND => wind_payments(&p.realm, p.shrine_pool),
+            FAITH => self.faith_payments(phase),
+            // The cards that take many group look-ups are remembered.
             BEAUTY | CUNNING | STRENGTH | CHANGE => self.remembered_payments(card, phase),
-            _ => self.fresh_payments(card, phase),
+            _ => (0, false),
         }
     }
 
-    /// [`State::payments`] of the cards whose answer takes many group
-    /// look-ups, remembered (`memo.rs`) under a key of all they read.
+    /// [`State::payments`] of Beauty, Cunning, Strength and Change,
+    /// remembered (`memo.rs`) under a key of all they read.
     #[inline(never)]
     fn remembered_payments(&self, card: u8, phase: Phase) -> (u16, bool) {
         let p = &self.players[self.current as usize];
@@ -246,68 +299,18 @@ impl State {
         let words = if card == STRENGTH { realm.heights_words() } else { realm.tops_words() };
         let cells = u32::from(realm.face_up()) | u32::from(realm.shrines()) << 16;
         let key = Key::new(words, cells, card, u16::from(p.shrine_pool) | flags << 8);
-        remembered(key, || self.fresh_payments(card, phase))
+        remembered(key, || self.group_payments(card, phase))
     }
 
-    /// [`State::payments`] decided afresh.
-    fn fresh_payments(&self, card: u8, phase: Phase) -> (u16, bool) {
+    /// [`State::payments`] of the cards [`State::remembered_payments`] keeps,
+    /// decided afresh (out of line, so that a remembered answer is quick).
+    #[inline(never)]
+    fn group_payments(&self, card: u8, phase: Phase) -> (u16, bool) {
         let p = &self.players[self.current as usize];
-        let realm = &p.realm;
+        let (realm, pool) = (&p.realm, p.shrine_pool);
         let up = realm.face_up();
-        let pool = p.shrine_pool;
-        // A condition that no payment changes: every payment, or none.
-        let every = |ok: bool| if ok { (up, pool > 0) } else { (0, false) };
         match card {
-            // A non-empty castle has an Available tile (the west end of the top floor).
-            DESTRUCTION => every(!self.castle.is_empty()),
-            ELEGANCE if phase == Phase::Action => every(self.has_elegance_first_pick()),
-            ELEGANCE | DECEPTION | DEEP => {
-                let pick = match card {
-                    ELEGANCE => self.has_elegance_second_pick(),
-                    DECEPTION => self.deception_candidates().iter().any(|s| s.is_some()),
-                    _ => self.has_deep_pick(),
-                };
-                if !pick {
-                    return (0, false);
-                }
-                // Room for 2 (R-PLACE-2): a paid tile frees its cell.
-                let free = count16(realm.placeable());
-                (if free >= 1 { up } else { 0 }, pool > 0 && free >= 2)
-            }
-            WIND => {
-                let shrine = pool > 0 && (up != 0 || realm.movable_shrines() != 0);
-                let cells = match count16(up) {
-                    0 => 0,
-                    // Another face-up tile stays to flip.
-                    2.. => up,
-                    // The only face-up tile: a Shrine must be able to move, maybe
-                    // onto the face-down tile the payment uncovers.
-                    _ => {
-                        let c = up.trailing_zeros() as usize;
-                        let uncovered = if realm.height(c) >= 2 { up } else { 0 };
-                        if with_another(realm.shrines(), realm.shrine_spots() | uncovered) != 0 {
-                            up
-                        } else {
-                            0
-                        }
-                    }
-                };
-                (cells, shrine)
-            }
-            STRENGTH => {
-                let occupied = realm.occupied();
-                let (shrines, free) = (realm.shrines(), realm.placeable());
-                let shrine = pool > 0 && with_another(occupied & !shrines, free) != 0;
-                let mut cells = 0;
-                for c in cells_of(up) {
-                    let b = 1u16 << c;
-                    let left = if realm.height(c) >= 2 { occupied } else { occupied & !b };
-                    if with_another(left & !shrines, free | b) != 0 {
-                        cells |= b;
-                    }
-                }
-                (cells, shrine)
-            }
+            STRENGTH => strength_payments(realm, pool),
             BEAUTY => {
                 if count16(realm.faction_up()) < 4 {
                     return (0, false);
@@ -320,23 +323,48 @@ impl State {
                 let (cells, any) = payers_keeping(&realm.by_type(), &THREES);
                 (cells & up, pool > 0 && any)
             }
-            FAITH => {
-                if pool == 0 {
-                    return (0, false);
-                }
-                let unbuilt = self.set_cells() & !realm.face_up() & !realm.shrines() != 0;
-                // R-PLACE-2: while tiles wait to be placed, a Shrine needs a
-                // free cell to spare, and a paid tile frees one.
-                let (free, hand) = (count16(realm.placeable()), self.tiles_to_place(phase));
-                let (by_tile, by_shrine) = (unbuilt && free + 1 > hand, unbuilt && free > hand);
-                let (cells, waiting) =
-                    if by_tile || self.settled(phase) { (0, false) } else { payers_keeping(&realm.by_type(), &SETS) };
-                (if by_tile { up } else { cells & up }, pool >= 2 && (by_shrine || waiting))
-            }
             CHANGE if self.settled(phase) => self.change_payments_settled(realm, pool),
             CHANGE => self.change_payments(realm, pool),
             _ => (0, false),
         }
+    }
+
+    /// Elegance's, Deception's and Deep's payments outside the Action: the
+    /// second pick they allow must exist, and the Realm must keep room for 2
+    /// tiles (R-PLACE-2), a paid tile freeing its cell.
+    #[inline(never)]
+    fn second_pick_payments(&self, card: u8) -> (u16, bool) {
+        let pick = match card {
+            ELEGANCE => self.has_elegance_second_pick(),
+            DECEPTION => self.deception_candidates().iter().any(|s| s.is_some()),
+            _ => self.has_deep_pick(),
+        };
+        if !pick {
+            return (0, false);
+        }
+        let p = &self.players[self.current as usize];
+        let free = count16(p.realm.placeable());
+        (if free >= 1 { p.realm.face_up() } else { 0 }, p.shrine_pool > 0 && free >= 2)
+    }
+
+    /// Faith's payments: a set of this turn without a Shrine to build on, or
+    /// a group waiting for Consolidation that keeps its size after a payment.
+    #[inline(never)]
+    fn faith_payments(&self, phase: Phase) -> (u16, bool) {
+        let p = &self.players[self.current as usize];
+        let (realm, pool) = (&p.realm, p.shrine_pool);
+        if pool == 0 {
+            return (0, false);
+        }
+        let up = realm.face_up();
+        let unbuilt = self.set_cells() & !up & !realm.shrines() != 0;
+        // R-PLACE-2: while tiles wait to be placed, a Shrine needs a
+        // free cell to spare, and a paid tile frees one.
+        let (free, hand) = (count16(realm.placeable()), self.tiles_to_place(phase));
+        let (by_tile, by_shrine) = (unbuilt && free + 1 > hand, unbuilt && free > hand);
+        let (cells, waiting) =
+            if by_tile || self.settled(phase) { (0, false) } else { payers_keeping(&realm.by_type(), &SETS) };
+        (if by_tile { up } else { cells & up }, pool >= 2 && (by_shrine || waiting))
     }
 
     /// Cunning is in play and unused: Change may complete a group of 3.

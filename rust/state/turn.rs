@@ -13,6 +13,7 @@ use crate::tile::Tile;
 impl State {
     /// The Action is complete (the last placement, a Discard or a Summon):
     /// `SPIRITS` while an activation is legal, else the Consolidation step.
+    #[inline(always)]
     pub(crate) fn after_action(&mut self) {
         if self.spirits != 0 && !self.passive && self.any_activation(Phase::Spirits) {
             self.phase = Phase::Spirits;
