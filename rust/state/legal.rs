@@ -53,9 +53,9 @@ impl State {
             Phase::Action if closed() => {
                 let (takes, summon) = self.first_pick_choices();
                 let base = takes.count() as usize + summon as usize;
-                let offered = self.offered_count();
-                let k = draw(base + offered);
-                Some(if k < base { Self::nth_first_pick(&takes, k) } else { self.nth_offered(k - base) })
+                let offered = self.offered();
+                let k = draw(base + offered.count());
+                Some(if k < base { Self::nth_first_pick(&takes, k) } else { offered.nth(k - base) })
             }
             Phase::Complete if plain => {
                 let (pairs, shrine) = self.completion_choices();
@@ -65,9 +65,9 @@ impl State {
             Phase::Complete if closed() => {
                 let (pairs, shrine) = self.completion_choices();
                 let base = pairs.count() as usize + shrine as usize + 1;
-                let offered = self.offered_count();
-                let k = draw(base + offered);
-                Some(if k < base { self.nth_completion(&pairs, shrine, k) } else { self.nth_offered(k - base) })
+                let offered = self.offered();
+                let k = draw(base + offered.count());
+                Some(if k < base { self.nth_completion(&pairs, shrine, k) } else { offered.nth(k - base) })
             }
             Phase::Place if plain => {
                 let cells = Ranked16::new(self.placement_cells());
@@ -80,9 +80,9 @@ impl State {
             Phase::Place => {
                 let cells = Ranked16::new(self.placement_cells());
                 let base = cells.count() as usize;
-                let offered = self.offered_count();
-                let k = draw(base + offered);
-                Some(if k < base { Action::Place(cells.select(k as u32) as u8) } else { self.nth_offered(k - base) })
+                let offered = self.offered();
+                let k = draw(base + offered.count());
+                Some(if k < base { Action::Place(cells.select(k as u32) as u8) } else { offered.nth(k - base) })
             }
             Phase::Shrine if plain => {
                 let cells = Ranked16::new(self.shrine_cells());
@@ -92,18 +92,18 @@ impl State {
             Phase::Shrine => {
                 let cells = Ranked16::new(self.shrine_cells());
                 let base = cells.count() as usize + 1;
-                let offered = self.offered_count();
-                let k = draw(base + offered);
+                let offered = self.offered();
+                let k = draw(base + offered.count());
                 Some(match k {
                     k if k + 1 < base => Action::Shrine(cells.select(k as u32) as u8),
                     k if k + 1 == base => Action::Done,
-                    k => self.nth_offered(k - base),
+                    k => offered.nth(k - base),
                 })
             }
             Phase::Spirits | Phase::EndTurn => {
-                let offered = self.offered_count();
-                let k = draw(1 + offered);
-                Some(if k == 0 { Action::Done } else { self.nth_offered(k - 1) })
+                let offered = self.offered();
+                let k = draw(1 + offered.count());
+                Some(if k == 0 { Action::Done } else { offered.nth(k - 1) })
             }
             Phase::Destroy => {
                 let spaces = self.castle.available().ranked();

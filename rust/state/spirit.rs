@@ -100,6 +100,40 @@ pub struct TurnCards {
     pub pending_type: u8,
 }
 
+/// The legal activations of a decision point, per card in play: the cells
+/// that may pay and whether the Shrine Pool may (in id order: card, then
+/// cell, then the Shrine).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Offered {
+    cards: [(u8, u16, bool); crate::cards::SPIRIT_CARDS],
+    len: u8,
+    total: u16,
+}
+
+impl Offered {
+    /// How many activations are offered.
+    #[inline]
+    pub(crate) fn count(&self) -> usize {
+        self.total as usize
+    }
+
+    /// The `k`-th activation in id order (`k < count()`).
+    pub(crate) fn nth(&self, mut k: usize) -> Action {
+        for &(card, cells, shrine) in &self.cards[..self.len as usize] {
+            let n = count16(cells) as usize;
+            if k < n {
+                let pay = crate::grid::Ranked16::new(cells).select(k as u32) as u8;
+                return Action::Spirit { card, pay: Some(pay) };
+            }
+            if shrine && k == n {
+                return Action::Spirit { card, pay: None };
+            }
+            k -= n + usize::from(shrine);
+        }
+        unreachable!("an activation beyond those offered")
+    }
+}
+
 /// The cells of a mask, lowest first.
 #[inline]
 fn cells_of(mut m: u16) -> impl Iterator<Item = usize> {
@@ -131,6 +165,9 @@ fn payers_keeping(classes: &[u16], table: &GroupTable) -> (u16, bool) {
     }
     (cells, with > 0)
 }
+
+/// The cards whose payments [`State::remembered_payments`] keeps.
+const REMEMBERED: u16 = 1 << BEAUTY | 1 << CUNNING | 1 << STRENGTH | 1 << CHANGE;
 
 /// Wind's payments: a face-up tile to flip must stay after paying, or a
 /// Shrine must be able to move.
@@ -215,39 +252,28 @@ impl State {
         }
     }
 
-    /// How many activations are offered now, counted without listing them
-    /// (a random pick draws one of them by rank, [`State::nth_offered`]).
-    pub(crate) fn offered_count(&self) -> usize {
-        cells_of(self.open_cards(self.phase)).fold(0, |n, card| {
-            let (cells, shrine) = self.payments(card as u8, self.phase);
-            n + count16(cells) as usize + usize::from(shrine)
-        })
-    }
-
-    /// The `k`-th activation offered now, in id order (`k < offered_count()`):
-    /// the payments are asked again, which the memo answers for the cards
-    /// that read groups, rather than kept per card for the rare draw that
-    /// lands on an activation.
-    pub(crate) fn nth_offered(&self, mut k: usize) -> Action {
+    /// The activations offered now, per card, counted without listing them
+    /// (a random pick draws one of them by rank).
+    pub(crate) fn offered(&self) -> Offered {
+        let mut o = Offered::default();
         for card in cells_of(self.open_cards(self.phase)) {
-            let card = card as u8;
-            let (cells, shrine) = self.payments(card, self.phase);
-            let n = count16(cells) as usize;
-            if k < n {
-                let pay = crate::grid::Ranked16::new(cells).select(k as u32) as u8;
-                return Action::Spirit { card, pay: Some(pay) };
+            let (cells, shrine) = self.payments(card as u8, self.phase);
+            let n = count16(cells) as u16 + u16::from(shrine);
+            if n > 0 {
+                o.cards[o.len as usize] = (card as u8, cells, shrine);
+                o.len += 1;
+                o.total += n;
             }
-            if shrine && k == n {
-                return Action::Spirit { card, pay: None };
-            }
-            k -= n + usize::from(shrine);
         }
-        unreachable!("an activation beyond those offered")
+        o
     }
 
     /// Whether some activation would be legal in `phase` now.
     pub(crate) fn any_activation(&self, phase: Phase) -> bool {
-        cells_of(self.open_cards(phase)).any(|card| self.payments(card as u8, phase) != (0, false))
+        // The cards that ask about groups cost most: asked last, when no other card applies.
+        const GROUPS: u16 = 1 << BEAUTY | 1 << CUNNING | 1 << CHANGE;
+        let open = self.open_cards(phase);
+        cells_of(open & !GROUPS).chain(cells_of(open & GROUPS)).any(|card| self.payments(card as u8, phase) != (0, false))
     }
 
     /// Whether `Spirit { card, pay }` is a legal activation now.
@@ -278,8 +304,13 @@ impl State {
             ELEGANCE | DECEPTION | DEEP => self.second_pick_payments(card),
             WIND => wind_payments(&p.realm, p.shrine_pool),
             FAITH => self.faith_payments(phase),
-            // The cards that take many group look-ups are remembered.
-            BEAUTY | CUNNING | STRENGTH | CHANGE => self.remembered_payments(card, phase),
+            // The cards that take many look-ups are remembered while only one
+            // of them is in play: with several, the look-ups cost more time
+            // than they save (`memo.rs`).
+            BEAUTY | CUNNING | STRENGTH | CHANGE if (self.spirits & REMEMBERED).is_power_of_two() => {
+                self.remembered_payments(card, phase)
+            }
+            BEAUTY | CUNNING | STRENGTH | CHANGE => self.group_payments(card, phase),
             _ => (0, false),
         }
     }
