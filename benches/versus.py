@@ -12,6 +12,7 @@ digest of every outcome).
 
     python3 benches/versus.py fce8a7a                 # the core before issue 10
     python3 benches/versus.py fce8a7a --games 50000 --repeats 7 --callgrind
+    python3 benches/versus.py e54d354 --players 2 --cards 1   # the standard game
 """
 
 from __future__ import annotations
@@ -37,15 +38,16 @@ harness = false
 """
 
 
-def run(binary: str, players: int, games: int) -> tuple[float, str]:
+def run(binary: str, players: int, games: int, cards: int = 0) -> tuple[float, str]:
     start = time.perf_counter()
-    out = subprocess.run(["taskset", "-c", "0", binary, str(players), str(games)], check=True, capture_output=True, text=True).stdout
+    cmd = ["taskset", "-c", "0", binary, str(players), str(games), str(cards)]
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
     return time.perf_counter() - start, out.split("digest")[-1].strip()
 
 
-def instructions(binary: str, players: int, games: int) -> float:
-    base, _ = count(binary, players, 0, 0)
-    total, decisions = count(binary, players, games, 0)
+def instructions(binary: str, players: int, games: int, cards: int = 0) -> float:
+    base, _ = count(binary, players, 0, cards)
+    total, decisions = count(binary, players, games, cards)
     return (total - base) / decisions
 
 
@@ -55,6 +57,7 @@ def main() -> int:
     ap.add_argument("--games", type=int, default=30_000)
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--players", type=int, nargs="*", default=[2, 3, 4])
+    ap.add_argument("--cards", type=int, default=0, help="Spirits and Dragons drawn per game (each)")
     ap.add_argument("--callgrind", action="store_true", help="also count instructions per decision (valgrind)")
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="dc-versus-"))
@@ -68,13 +71,14 @@ def main() -> int:
         if 'name = "instructions"' not in cargo.read_text():
             cargo.write_text(cargo.read_text() + BENCH)
         binaries = {args.base: build(old_tree), "this checkout": build(ROOT)}
-        print(f"random games, one core, {args.games} games per timing, {args.repeats} alternating repeats")
+        cards = f", {args.cards}+{args.cards} cards" if args.cards else ""
+        print(f"random games{cards}, one core, {args.games} games per timing, {args.repeats} alternating repeats")
         for players in args.players:
             rates: dict[str, list[float]] = {name: [] for name in binaries}
             digests = set()
             for _ in range(args.repeats):
                 for name, binary in binaries.items():
-                    seconds, digest = run(binary, players, args.games)
+                    seconds, digest = run(binary, players, args.games, args.cards)
                     rates[name].append(args.games / seconds)
                     digests.add(digest)
             same = "same games" if len(digests) == 1 else "DIFFERENT GAMES"
@@ -85,7 +89,7 @@ def main() -> int:
             line.append(f"ratio best {max(new) / max(old):.2f} median {statistics.median(new) / statistics.median(old):.2f} ({same})")
             print(" ".join(line))
             if args.callgrind:
-                per = {name: instructions(b, players, 300) for name, b in binaries.items()}
+                per = {name: instructions(b, players, 300, args.cards) for name, b in binaries.items()}
                 print(f"  instructions per decision (callgrind, 300 games): " + ", ".join(f"{n} {v:.0f}" for n, v in per.items()))
     finally:
         subprocess.run(["git", "worktree", "remove", "--force", str(old_tree)], cwd=ROOT, capture_output=True)
