@@ -455,6 +455,11 @@ impl Realm {
                 if h == 0 {
                     return Err(format!("cell {cell:?}: write an empty cell as '.'"));
                 }
+                // The game has 116 tiles, and the Realm's byte-wise height
+                // tests (`cells_at_least`) rely on heights below 128.
+                if h as usize > Tile::TOTAL {
+                    return Err(format!("cell {cell:?}: a stack of {h} tiles; the game has {}", Tile::TOTAL));
+                }
                 r.height[i] = h;
                 match &cell[digits..] {
                     "#" => {}
@@ -561,6 +566,16 @@ impl Realm {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn parse_refuses_a_stack_taller_than_the_game() {
+        let row = ". . . .";
+        let text = |cell: &str| format!("{cell} . . .\n{row}\n{row}\n{row}");
+        assert!(Realm::parse(&text("116#")).is_ok());
+        let err = Realm::parse(&text("117#")).unwrap_err();
+        assert!(err.contains("the game has 116"), "{err}");
+        assert!(Realm::parse(&text("200Me1")).is_err());
+    }
 
     #[test]
     fn vp_table() {

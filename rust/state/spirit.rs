@@ -270,7 +270,8 @@ impl State {
 
     /// Whether some activation would be legal in `phase` now.
     pub(crate) fn any_activation(&self, phase: Phase) -> bool {
-        // The cards that ask about groups cost most: asked last, when no other card applies.
+        // The costliest cards to judge (their payments ask about groups after
+        // a payment) are asked last, when no other card applies.
         const GROUPS: u16 = 1 << BEAUTY | 1 << CUNNING | 1 << CHANGE;
         let open = self.open_cards(phase);
         cells_of(open & !GROUPS).chain(cells_of(open & GROUPS)).any(|card| self.payments(card as u8, phase) != (0, false))
@@ -321,7 +322,9 @@ impl State {
     fn remembered_payments(&self, card: u8, phase: Phase) -> (u16, bool) {
         let p = &self.players[self.current as usize];
         let flags = match card {
-            // Whether `settled` looks at the Realm, and whether Cunning is ready.
+            // Whether `settled` looks at the Realm, and whether Cunning is ready
+            // (in play that makes two remembered cards, so no memo, but the
+            // tests ask Change's payments with Cunning alone in play).
             CHANGE => u16::from(self.may_be_unsettled(phase)) | u16::from(self.cunning_ready()) << 1,
             _ => 0,
         };

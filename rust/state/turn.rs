@@ -13,6 +13,9 @@ use crate::tile::Tile;
 impl State {
     /// The Action is complete (the last placement, a Discard or a Summon):
     /// `SPIRITS` while an activation is legal, else the Consolidation step.
+    // Inlined by force: left to itself the compiler keeps this (and the
+    // card test it holds) out of line, which cost the base game 5
+    // instructions per random decision (306 against 301, callgrind).
     #[inline(always)]
     pub(crate) fn after_action(&mut self) {
         if self.spirits != 0 && !self.passive && self.any_activation(Phase::Spirits) {
