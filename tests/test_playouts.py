@@ -32,6 +32,23 @@ def test_playouts_take_agent_specs():
         dc.playouts(2, agent="mcts:bogus=1")
 
 
+@pytest.mark.parametrize("spirits", [["beauty"], ["change"], ["strength"], 10])
+def test_card_playouts_do_not_depend_on_threads_or_what_ran_before(spirits):
+    """R-SPIRIT-1, R-SPIRIT-2: Spirit legality is remembered per thread
+    (`rust/state/memo.rs`); a game's moves must not depend on which games the
+    thread played before it, nor on how games are spread over threads."""
+    kw = dict(players=2, spirits=spirits, dragons=1)
+    whole = dc.playouts(40, seed=5, threads=1, **kw)
+    spread = dc.playouts(40, seed=5, threads=2, **kw)
+    # The second half alone, on a thread that has not seen the first.
+    dc.playouts(5, seed=900, threads=1, players=3, spirits=spirits, dragons=2)
+    tail = dc.playouts(20, seed=25, threads=1, **kw)
+    for a, b in zip(whole, spread):
+        assert (a == b).all()
+    for a, b in zip(whole, tail):
+        assert (a[20:] == b).all()
+
+
 def test_batch_playouts_are_seeded_and_thread_independent():
     s1, w1, l1 = dc.playouts(60, players=3, seed=5, threads=1)
     s2, w2, l2 = dc.playouts(60, players=3, seed=5, threads=2)
