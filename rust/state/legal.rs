@@ -53,9 +53,7 @@ impl State {
             Phase::Action if closed() => {
                 let (takes, summon) = self.first_pick_choices();
                 let base = takes.count() as usize + summon as usize;
-                let offered = self.offered();
-                let k = draw(base + offered.count());
-                Some(if k < base { Self::nth_first_pick(&takes, k) } else { offered.nth(k - base) })
+                Some(self.pick_or_activate(base, draw, |k| Self::nth_first_pick(&takes, k)))
             }
             Phase::Complete if plain => {
                 let (pairs, shrine) = self.completion_choices();
@@ -65,9 +63,7 @@ impl State {
             Phase::Complete if closed() => {
                 let (pairs, shrine) = self.completion_choices();
                 let base = pairs.count() as usize + shrine as usize + 1;
-                let offered = self.offered();
-                let k = draw(base + offered.count());
-                Some(if k < base { self.nth_completion(&pairs, shrine, k) } else { offered.nth(k - base) })
+                Some(self.pick_or_activate(base, draw, |k| self.nth_completion(&pairs, shrine, k)))
             }
             Phase::Place if plain => {
                 let cells = Ranked16::new(self.placement_cells());
@@ -79,10 +75,7 @@ impl State {
             }
             Phase::Place => {
                 let cells = Ranked16::new(self.placement_cells());
-                let base = cells.count() as usize;
-                let offered = self.offered();
-                let k = draw(base + offered.count());
-                Some(if k < base { Action::Place(cells.select(k as u32) as u8) } else { offered.nth(k - base) })
+                Some(self.pick_or_activate(cells.count() as usize, draw, |k| Action::Place(cells.select(k as u32) as u8)))
             }
             Phase::Shrine if plain => {
                 let cells = Ranked16::new(self.shrine_cells());
@@ -92,19 +85,11 @@ impl State {
             Phase::Shrine => {
                 let cells = Ranked16::new(self.shrine_cells());
                 let base = cells.count() as usize + 1;
-                let offered = self.offered();
-                let k = draw(base + offered.count());
-                Some(match k {
-                    k if k + 1 < base => Action::Shrine(cells.select(k as u32) as u8),
-                    k if k + 1 == base => Action::Done,
-                    k => offered.nth(k - base),
-                })
+                Some(self.pick_or_activate(base, draw, |k| {
+                    if k + 1 < base { Action::Shrine(cells.select(k as u32) as u8) } else { Action::Done }
+                }))
             }
-            Phase::Spirits | Phase::EndTurn => {
-                let offered = self.offered();
-                let k = draw(1 + offered.count());
-                Some(if k == 0 { Action::Done } else { offered.nth(k - 1) })
-            }
+            Phase::Spirits | Phase::EndTurn => Some(self.pick_or_activate(1, draw, |_| Action::Done)),
             Phase::Destroy => {
                 let spaces = self.castle.available().ranked();
                 let k = draw(spaces.count() as usize);
@@ -119,6 +104,21 @@ impl State {
                 buf.get(draw(buf.len())).copied()
             }
         }
+    }
+
+    /// The `draw`n one of a phase's `base` regular actions (`regular(k)`, `k <
+    /// base`) followed by its Spirit activations. Most decision points of a
+    /// card game have no card open (used, or a pick pending): they are asked
+    /// nothing more.
+    #[inline(always)]
+    fn pick_or_activate(&self, base: usize, draw: impl FnOnce(usize) -> usize, regular: impl FnOnce(usize) -> Action) -> Action {
+        let open = self.open_cards(self.phase);
+        if open == 0 {
+            return regular(draw(base));
+        }
+        let offered = self.offered(open);
+        let k = draw(base + offered.count());
+        if k < base { regular(k) } else { offered.nth(k - base) }
     }
 
     /// R-ACT-1..3, R-ACT-5 without Elegance: the Available top-floor tiles,

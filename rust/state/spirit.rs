@@ -225,7 +225,7 @@ impl State {
     /// R-SPIRIT-2: the Spirits that `phase` may offer now: in play, unused this
     /// turn, at a decision point of the turn, no pick pending.
     #[inline]
-    fn open_cards(&self, phase: Phase) -> u16 {
+    pub(crate) fn open_cards(&self, phase: Phase) -> u16 {
         let cards = self.spirits & !self.turn_cards.used;
         if cards == 0 || self.passive || self.pick_pending() {
             return 0;
@@ -252,11 +252,12 @@ impl State {
         }
     }
 
-    /// The activations offered now, per card, counted without listing them
-    /// (a random pick draws one of them by rank).
-    pub(crate) fn offered(&self) -> Offered {
+    /// The activations offered now by the `open` cards
+    /// ([`State::open_cards`] of the phase), counted without listing them (a
+    /// random pick draws one of them by rank).
+    pub(crate) fn offered(&self, open: u16) -> Offered {
         let mut o = Offered::default();
-        for card in cells_of(self.open_cards(self.phase)) {
+        for card in cells_of(open) {
             let (cells, shrine) = self.payments(card as u8, self.phase);
             let n = count16(cells) as u16 + u16::from(shrine);
             if n > 0 {
