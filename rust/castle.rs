@@ -12,7 +12,7 @@
 
 use crate::grid::Grid;
 use crate::layout::{Layout, MAX_COLS, MAX_ROWS, SPACES};
-use crate::tile::Tile;
+use crate::tile::{Tile, TileType};
 
 /// Tallest stack a layout can describe (one digit).
 pub const MAX_FLOOR: usize = 9;
@@ -150,6 +150,17 @@ impl Castle {
                 f(s);
             }
         }
+    }
+
+    /// The spaces of the top tiles of type `ty` (the copies of its symbols,
+    /// which are numbered together), in slot order.
+    #[inline]
+    pub fn tops_of_type(&self, ty: TileType) -> impl Iterator<Item = usize> + '_ {
+        let first = ty.first() as usize;
+        self.copies[first..first + ty.symbols() as usize].as_flattened().iter().filter_map(move |&slot| {
+            let s = self.space_of[slot as usize] as usize;
+            (self.start[s] + self.height[s] == slot + 1).then_some(s)
+        })
     }
 
     /// Which of the four copies of `t` (in slot order, so in space order)

@@ -96,7 +96,7 @@ impl TileType {
     }
 
     /// Index of the first symbol of this type in the [`Tile`] numbering.
-    const fn first(self) -> u8 {
+    pub(crate) const fn first(self) -> u8 {
         match self {
             TileType::Merchant => 0,
             TileType::Soldier => 6,

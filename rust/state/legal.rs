@@ -224,16 +224,7 @@ impl State {
             (Phase::Action, _) if !self.turn_cards.elegance => return c.top_floor_available(),
             (Phase::Action, _) => return c.top_floor_available().union(&c.elegance_first_picks()),
             (Phase::Complete, Second::Deception) => self.deception_candidates().into_iter().flatten().for_each(|s| out.set(s)),
-            (Phase::Complete, Second::Deep) => {
-                let ty = self.held[0].tile_type();
-                for t in Tile::all().filter(|t| t.tile_type() == ty) {
-                    c.tops_of(t, |s| {
-                        if self.pickable(s) {
-                            out.set(s);
-                        }
-                    });
-                }
-            }
+            (Phase::Complete, Second::Deep) => self.deep_picks().for_each(|s| out.set(s)),
             (Phase::Complete, Second::Identical) if self.mover_free() >= 2 => {
                 let first = self.held[0];
                 if self.turn_cards.must_elegance {

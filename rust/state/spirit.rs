@@ -16,7 +16,7 @@ use crate::coords::Space;
 use crate::grid::count16;
 use crate::groups::{GroupTable, SETS, THREES};
 use crate::realm::{flood, neighbours, set_vp, with_another, ConsolidatedSet, Realm, CELLS};
-use crate::tile::{Tile, TileType};
+use crate::tile::TileType;
 
 /// How the second tile of a Pair is chosen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -372,7 +372,7 @@ impl State {
         let pick = match card {
             ELEGANCE => self.has_elegance_second_pick(),
             DECEPTION => self.deception_candidates().iter().any(|s| s.is_some()),
-            _ => self.has_deep_pick(),
+            _ => self.deep_picks().next().is_some(),
         };
         if !pick {
             return (0, false);
@@ -574,18 +574,15 @@ impl State {
         any
     }
 
-    /// Whether Deep has a pick: a pickable tile of the first's type.
-    fn has_deep_pick(&self) -> bool {
-        let ty = self.held[0].tile_type();
-        (1..=ty.symbols()).filter_map(|k| Tile::new(ty, k)).any(|t| {
-            let mut any = false;
-            self.castle.tops_of(t, |s| any |= self.pickable(s));
-            any
-        })
+    /// Deep's second picks: the pickable top tiles of the first's type.
+    #[inline]
+    pub(crate) fn deep_picks(&self) -> impl Iterator<Item = usize> + '_ {
+        self.castle.tops_of_type(self.held[0].tile_type()).filter(|&s| self.pickable(s))
     }
 
     /// Deception's candidates in id order: the north, west, own (the revealed
     /// tile), east and south space of the first pick.
+    #[inline(always)]
     pub(crate) fn deception_candidates(&self) -> [Option<usize>; 5] {
         let s0 = self.turn_cards.first_space as usize;
         let f = self.turn_cards.first_floor;
