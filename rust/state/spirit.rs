@@ -306,6 +306,10 @@ impl State {
             ELEGANCE | DECEPTION | DEEP => self.second_pick_payments(card),
             WIND => wind_payments(&p.realm, p.shrine_pool),
             FAITH => self.faith_payments(phase),
+            // Quick refusals before the memo's key is built: Beauty needs a
+            // group of 4 Faction tiles, Change a face-up Special tile.
+            BEAUTY if count16(p.realm.faction_up()) < 4 => (0, false),
+            CHANGE if p.realm.special_up() == 0 => (0, false),
             // The cards that take many look-ups are remembered while only one
             // of them is in play: with several, the look-ups cost more time
             // than they save (`memo.rs`).
