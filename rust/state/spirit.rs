@@ -299,25 +299,39 @@ impl State {
         let p = &self.players[self.current as usize];
         // A condition that no payment changes: every payment, or none.
         let every = |ok: bool| if ok { (p.realm.face_up(), p.shrine_pool > 0) } else { (0, false) };
+        // No guards on the arms: one jump on the card, which with several
+        // cards in play is asked a few times per decision point.
         match card {
             // A non-empty castle has an Available tile (the west end of the top floor).
             DESTRUCTION => every(!self.castle.is_empty()),
-            ELEGANCE if phase == Phase::Action => every(self.has_elegance_first_pick()),
-            ELEGANCE | DECEPTION | DEEP => self.second_pick_payments(card),
+            ELEGANCE => {
+                if phase == Phase::Action {
+                    every(self.has_elegance_first_pick())
+                } else {
+                    self.second_pick_payments(card)
+                }
+            }
+            DECEPTION | DEEP => self.second_pick_payments(card),
             WIND => wind_payments(&p.realm, p.shrine_pool),
             FAITH => self.faith_payments(phase),
             // Quick refusals before the memo's key is built: Beauty needs a
             // group of 4 Faction tiles, Change a face-up Special tile.
             BEAUTY if count16(p.realm.faction_up()) < 4 => (0, false),
             CHANGE if p.realm.special_up() == 0 => (0, false),
-            // The cards that take many look-ups are remembered while only one
-            // of them is in play: with several, the look-ups cost more time
-            // than they save (`memo.rs`).
-            BEAUTY | CUNNING | STRENGTH | CHANGE if (self.spirits & REMEMBERED).is_power_of_two() => {
-                self.remembered_payments(card, phase)
-            }
-            BEAUTY | CUNNING | STRENGTH | CHANGE => self.group_payments(card, phase),
+            BEAUTY | CUNNING | STRENGTH | CHANGE => self.grouped_payments(card, phase),
             _ => (0, false),
+        }
+    }
+
+    /// Beauty's, Cunning's, Strength's and Change's payments. The cards that
+    /// take many look-ups are remembered while only one of them is in play:
+    /// with several, the look-ups cost more time than they save (`memo.rs`).
+    #[inline]
+    fn grouped_payments(&self, card: u8, phase: Phase) -> (u16, bool) {
+        if (self.spirits & REMEMBERED).is_power_of_two() {
+            self.remembered_payments(card, phase)
+        } else {
+            self.group_payments(card, phase)
         }
     }
 
