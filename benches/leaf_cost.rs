@@ -60,7 +60,7 @@ fn main() {
         }
     };
     println!("network: hidden {}, hidden2 {}, {} features", net.header.hidden, net.header.hidden2, net.header.features);
-    let net = NetworkEval { net: std::sync::Arc::new(net), rollout: RolloutEval::default(), rollout_weight: 0.0, priors: true };
+    let net = NetworkEval { net: std::sync::Arc::new(net), rollout: RolloutEval::default(), rollout_weight: 0.0, priors: true, cutoff: None };
     let rollout = RolloutEval::default();
     for players in [1usize, 2] {
         let leaves = positions(players, 4000);
