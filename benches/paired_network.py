@@ -10,6 +10,12 @@ directory by seed range and iterations.
 
     python3 benches/paired_network.py NET --seed 7000 --deals 30 --weights 0.5
     python3 benches/paired_network.py NET --seed 5000 --deals 20 --weights 0 --cutoffs 4 8
+    python3 benches/paired_network.py NET --seed 7300 --deals 60 --time 0.05   # equal time per decision
+
+With ``--time T`` both searches get ``T`` seconds per decision instead of a
+number of iterations (the network's leaves cost more, so it searches fewer):
+run it on an otherwise idle machine, and the rollout search's scores are not
+cached.
 """
 
 from __future__ import annotations
@@ -40,23 +46,30 @@ def main() -> int:
     ap.add_argument("--cutoffs", type=int, nargs="+", default=None,
                     help="learned cut-offs: rollouts of this many decisions, then the network (cutoff=d)")
     ap.add_argument("--cache", default=None, help="file caching the rollout search's scores (default: beside the model)")
+    ap.add_argument("--time", type=float, default=None, help="seconds per decision for both searches, instead of --iterations")
     args = ap.parse_args()
+    budget = f"time={args.time}" if args.time else f"iterations={args.iterations}"
     cache = args.cache or os.path.join(os.path.dirname(os.path.abspath(args.model)), "baseline_scores.json")
     key = f"{args.seed}:{args.deals}:{args.iterations}"
     known = json.load(open(cache)) if os.path.exists(cache) else {}
-    if key not in known:
+    if args.time or key not in known:
         t = time.perf_counter()
-        known[key] = scores(f"mcts:iterations={args.iterations}", args.seed, args.deals)
-        with open(cache, "w") as f:
-            json.dump(known, f)
+        found = scores(f"mcts:{budget}", args.seed, args.deals)
         print(f"rollout search: {time.perf_counter() - t:.0f} s", flush=True)
+        if args.time:
+            known = {key: found}
+        else:
+            known[key] = found
+            with open(cache, "w") as f:
+                json.dump(known, f)
     base = known[key]
-    print(f"deals {args.seed}..{args.seed + args.deals - 1}, {args.iterations} iterations")
+    label = f"{args.time} s per decision" if args.time else f"{args.iterations} iterations"
+    print(f"deals {args.seed}..{args.seed + args.deals - 1}, {label}")
     print(f"  rollout search: mean {statistics.mean(base):.2f}")
     for w, cut in [(w, c) for w in args.weights for c in (args.cutoffs or [None])]:
         t = time.perf_counter()
         extra = f",cutoff={cut}" if cut is not None else ""
-        mine = scores(f"mcts:iterations={args.iterations},model={args.model},priors=off,rollout_weight={w}{extra}", args.seed, args.deals)
+        mine = scores(f"mcts:{budget},model={args.model},priors=off,rollout_weight={w}{extra}", args.seed, args.deals)
         d = [a - b for a, b in zip(mine, base)]
         se = statistics.stdev(d) / math.sqrt(len(d))
         print(f"  network, rollout_weight={w}{extra}: mean {statistics.mean(mine):.2f}; paired difference {statistics.mean(d):+.2f}"
