@@ -14,7 +14,7 @@
 //! big sets are small groups joined at once), and its Shrines by the value
 //! their stacks give them (R-SHRINE-2). Measured on the sibling targets of
 //! `docs/training.md`, they take the held-out centred correlation of a value
-//! head from 0.28 to 0.43 (500 games, `docs/training.md`).
+//! head from 0.28 to 0.43 (500 games).
 //!
 //! The table is the one fact both the Rust inference and the Python trainer
 //! use (the trainer gets it through `_core.network_features`).

@@ -107,9 +107,9 @@ impl State {
     }
 
     /// The `draw`n one of a phase's `base` regular actions (`regular(k)`, `k <
-    /// base`) followed by its Spirit activations. Most decision points of a
-    /// card game have no card open (used, or a pick pending): they are asked
-    /// nothing more.
+    /// base`) followed by its Spirit activations. About a quarter of a
+    /// standard game's decision points have no card open (used, a pick
+    /// pending, or a card that acts on picks only): they are asked nothing more.
     #[inline(always)]
     fn pick_or_activate(&self, base: usize, draw: impl FnOnce(usize) -> usize, regular: impl FnOnce(usize) -> Action) -> Action {
         let open = self.open_cards(self.phase);
