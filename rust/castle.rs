@@ -140,13 +140,19 @@ impl Castle {
         self.top(space) == Some(t)
     }
 
-    /// The spaces whose top tile is `t`, in space order: each of its four
-    /// slots is on top when its stack ends right above it.
+    /// The space of castle slot `slot`, and whether the slot is its stack's
+    /// top tile: the stack ends right above it.
+    #[inline(always)]
+    fn slot_on_top(&self, slot: u8) -> (usize, bool) {
+        let s = self.space_of[slot as usize] as usize;
+        (s, self.start[s] + self.height[s] == slot + 1)
+    }
+
+    /// The spaces whose top tile is `t`, in space order.
     #[inline]
     pub fn tops_of(&self, t: Tile, mut f: impl FnMut(usize)) {
         for &slot in &self.copies[t.index() as usize] {
-            let s = self.space_of[slot as usize] as usize;
-            if self.start[s] + self.height[s] == slot + 1 {
+            if let (s, true) = self.slot_on_top(slot) {
                 f(s);
             }
         }
@@ -157,9 +163,10 @@ impl Castle {
     #[inline]
     pub fn tops_of_type(&self, ty: TileType) -> impl Iterator<Item = usize> + '_ {
         let first = ty.first() as usize;
-        self.copies[first..first + ty.symbols() as usize].as_flattened().iter().filter_map(move |&slot| {
-            let s = self.space_of[slot as usize] as usize;
-            (self.start[s] + self.height[s] == slot + 1).then_some(s)
+        let slots = self.copies[first..first + ty.symbols() as usize].as_flattened();
+        slots.iter().filter_map(|&slot| match self.slot_on_top(slot) {
+            (s, true) => Some(s),
+            _ => None,
         })
     }
 
@@ -171,8 +178,8 @@ impl Castle {
     pub fn available_copies(&self, t: Tile) -> u8 {
         let mut mask = 0u8;
         for (j, &slot) in self.copies[t.index() as usize].iter().enumerate() {
-            let s = self.space_of[slot as usize] as usize;
-            mask |= u8::from((self.start[s] + self.height[s] == slot + 1) & self.is_available(s)) << j;
+            let (s, top) = self.slot_on_top(slot);
+            mask |= u8::from(top & self.is_available(s)) << j;
         }
         mask
     }
