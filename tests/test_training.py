@@ -14,9 +14,8 @@ import pytest
 import dragoncastle as dc
 from dragoncastle import _core
 from dragoncastle.agents import MCTSAgent
-from dragoncastle.train import (Model, TrainConfig, _concat, features, forward, held_out_rows, losses, relative_returns,
-                                sibling_agreement,
-                                sibling_losses, train, value_targets)
+from dragoncastle.train import (Model, TrainConfig, _concat, features, fit_siblings, forward, held_out_rows, losses,
+                                relative_returns, sibling_agreement, sibling_losses, train, value_targets)
 
 
 def positions(players: int, n: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray, list]:
@@ -253,7 +252,7 @@ def test_the_pipeline_trains_on_sibling_targets(tmp_path):
                       children_share=0.1, children_max=3, command="test")
     logs = []
     train(cfg, log=logs.append)
-    with np.load(tmp_path / "run" / "data000.npz") as z:
+    with np.load(tmp_path / "run" / "data000-000.npz") as z:
         assert len(z["child_rows"]) > len(z["to_move"]) and z["child_observations"].shape[1] == dc.COMPACT_OBSERVATION_SIZE
     assert sum("children: value" in line for line in logs) == 2
     last = json.loads((tmp_path / "run" / "log.jsonl").read_text().splitlines()[-1])
@@ -283,3 +282,45 @@ def test_a_learned_cutoff_from_a_spec_or_an_agent(model, tmp_path):
         MCTSAgent(iterations=10, cutoff=3)
     with pytest.raises(ValueError):
         dc.arena(["mcts:iterations=5,cutoff=3"], 1)
+
+
+def test_the_pipeline_with_sibling_targets_alone_in_chunks(tmp_path):
+    # --targets siblings: each generation a fresh network learns the window's sibling
+    # targets; self-play is written in chunks, and a chunk already on disk is kept.
+    cfg = TrainConfig(directory=str(tmp_path / "run"), players=1, generations=1, games=3, chunk=2, iterations=30,
+                      gate_games=1, gate_iterations=10, hidden=8, hidden2=4, epochs=2, threads=1, rollout_weight=0.5,
+                      priors=0, children_share=0.1, children_max=3, targets="siblings", command="test")
+    run = tmp_path / "run"
+    run.mkdir()
+    # A stopped run left the first chunk: the pipeline keeps it and plays games 3 only.
+    first = dc.selfplay(MCTSAgent(iterations=30), 2, players=1, seed=0, threads=1, children=(0.1, 3))
+    np.savez_compressed(run / "data000-000.npz", **{k: v for k, v in first.items() if k != "policies"},
+                        policy_rows=np.zeros(0, int), policy_cols=np.zeros(0, int), policy_values=np.zeros(0, np.float32))
+    logs = []
+    best = train(cfg, log=logs.append)
+    assert any("games 3-3 of 3" in line for line in logs) and not any("games 1-2" in line for line in logs)
+    with np.load(run / "data000-001.npz") as z:
+        assert set(z["game"].tolist()) == {2}  # game k's seed is seed + k, however the games are chunked
+    assert sum("epoch" in line and "centred correlation" in line for line in logs) == 2
+    last = json.loads((run / "log.jsonl").read_text().splitlines()[-1])
+    assert last["decisions"] == len(first["to_move"]) + len(np.load(run / "data000-001.npz")["to_move"])
+    assert last["held_child_value_loss"] < 0.05 and "policy_loss" not in last
+    header = json.loads(_core.Network.load(best).header)
+    assert header["training"]["config"]["targets"] == "siblings"
+    with pytest.raises(ValueError, match="solo"):
+        train(TrainConfig(directory=str(tmp_path / "r2"), players=2, targets="siblings", children_share=0.1))
+    with pytest.raises(ValueError, match="targets"):
+        train(TrainConfig(directory=str(tmp_path / "r3"), targets="values"))
+
+
+def test_fit_siblings_learns_the_differences_between_siblings():
+    data = dc.selfplay(MCTSAgent(iterations=40), 6, players=1, seed=5, threads=1, children=(0.05, 4))
+    m, out = fit_siblings(data, 16, 8, 3, seed=1, learning_rate=3e-3, held_share=0.34, log=lambda s: None)
+    assert np.isfinite(out["held_child_correlation"]) and 0 <= out["held_child_agreement"] <= 1
+    x = features(data["child_observations"])
+    groups = np.unique(data["child_rows"], return_inverse=True)[1]
+    before = sibling_losses(Model(16, 8, 1), x, data["child_values"], groups, grads=False)
+    after = sibling_losses(m, x, data["child_values"], groups, grads=False)
+    assert after[0] < before[0] / 2  # the values' level is learnt
+    with pytest.raises(ValueError, match="sibling targets"):
+        fit_siblings({**data, "child_rows": data["child_rows"][:0]}, 8, 4, 1, seed=1)

@@ -40,7 +40,7 @@ from .agents import MCTSAgent
 from .arena import arena
 from .selfplay import selfplay
 
-__all__ = ["TrainConfig", "train", "Model", "forward", "losses", "sibling_losses"]
+__all__ = ["TrainConfig", "train", "Model", "forward", "losses", "sibling_losses", "fit_siblings"]
 
 SEATS = 4
 HELD_OUT_SEEDS = 1_000_000_000  # gate deals: far from every self-play seed
@@ -78,6 +78,12 @@ class TrainConfig:
     children_max: int = 6
     child_weight: float = 1.0  # the children's absolute value loss
     centre_weight: float = 10.0  # their loss on the differences between siblings
+    # "visits": the losses above on the window's decisions, from the current weights.
+    # "siblings": a fresh network each generation whose value path learns the window's
+    # sibling targets alone (docs/training.md): cosine learning rate, weight decay.
+    targets: str = "visits"
+    decay: float = 1.0  # "siblings": decoupled weight decay of embed, w1, wv, times the learning rate
+    chunk: int = 100  # self-play games per data file: a stopped run loses at most one chunk
     noise: tuple[float, float] | None = (0.3, 0.25)
     temperature: float = 0.0  # noise, not a temperature, explores (KataGo): games stay strong
     spirits: int = 0
@@ -354,6 +360,13 @@ def _fit_children(m: Model, data: dict[str, np.ndarray], cfg: TrainConfig, opt: 
         v, c, _, g = sibling_losses(m, features(obs[rows]), q[rows], groups, cfg.child_weight, cfg.centre_weight)
         opt.step(m, g)
         tv, tc, k = tv + v * len(rows), tc + c * len(rows), k + len(rows)
+    return {"child_value_loss": tv / max(k, 1), "child_centred_loss": tc / max(k, 1), **_held_children(m, data, held)}
+
+
+def _held_children(m: Model, data: dict[str, np.ndarray], held: np.ndarray) -> dict[str, float]:
+    """The sibling losses of the held-out decisions' children, how often the
+    network's best child is the search's, and the centred correlation."""
+    obs, q, parent = data["child_observations"], data["child_values"], data["child_rows"]
     hv = hc = 0.0
     hk = 0
     values: list[np.ndarray] = []
@@ -369,8 +382,61 @@ def _fit_children(m: Model, data: dict[str, np.ndarray], cfg: TrainConfig, opt: 
         offset += int(groups.max()) + 1
     agree, corr = (sibling_agreement(np.concatenate(values), np.concatenate(targets).astype(np.float64), np.concatenate(groups_all))
                    if hk else (float("nan"), float("nan")))
-    return {"child_value_loss": tv / max(k, 1), "child_centred_loss": tc / max(k, 1), "held_child_value_loss": hv / max(hk, 1),
-            "held_child_centred_loss": hc / max(hk, 1), "held_child_agreement": agree, "held_child_correlation": corr}
+    return {"held_child_value_loss": hv / max(hk, 1), "held_child_centred_loss": hc / max(hk, 1),
+            "held_child_agreement": agree, "held_child_correlation": corr}
+
+
+def fit_siblings(data: dict[str, np.ndarray], hidden: int, hidden2: int, epochs: int, seed: int,
+                 learning_rate: float = 1e-3, absolute: float = 1.0, centre: float = 20.0, decay: float = 1.0,
+                 per_batch: int = 64, held_share: float = 0.05, log: Callable[[str], None] = print,
+                 after_epoch: Callable[[Model, int], None] | None = None) -> tuple[Model, dict[str, float]]:
+    """A fresh network whose value path learns the sibling targets of ``data``
+    (``child_observations``, ``child_values``, ``child_rows`` and ``game`` as
+    :func:`dragoncastle.selfplay` returns them with ``children``).
+
+    Holds out ``held_share`` of the games, then trains ``epochs`` passes of
+    :func:`sibling_losses` (``absolute`` on the values, ``centre`` on their
+    differences from their siblings' mean) over batches of ``per_batch``
+    decisions' children, with Adam, a cosine learning rate per epoch and
+    decoupled weight decay (``decay`` times the learning rate per step) on the
+    three weight matrices of the value path. Logs each epoch's training and
+    held-out losses; ``after_epoch(model, epoch)`` may save the weights.
+    Returns the model and the last epoch's figures."""
+    if epochs < 1 or per_batch < 1 or not 0 < held_share < 1:
+        raise ValueError("epochs and per_batch must be at least 1 and held_share in (0, 1)")
+    parent = data["child_rows"]
+    if len(parent) == 0:
+        raise ValueError("the data has no sibling targets: self-play with children=(share, k)")
+    rng = np.random.default_rng(seed)
+    decisions = np.unique(parent)
+    games = np.unique(data["game"][decisions])
+    held_games = rng.permutation(games)[: max(1, round(len(games) * held_share))]
+    is_held = np.isin(data["game"][decisions], held_games)
+    held, train_rows = decisions[is_held], decisions[~is_held]
+    log(f"  {len(parent)} children of {len(decisions)} decisions of {len(games)} games; held out: {len(held_games)} games")
+    obs, q = data["child_observations"], data["child_values"].astype(np.float64)
+    m = Model(hidden, hidden2, seed)
+    opt = Adam(m, learning_rate)
+    out: dict[str, float] = {}
+    for epoch in range(epochs):
+        opt.lr = learning_rate * 0.5 * (1 + math.cos(math.pi * epoch / epochs))
+        tv = tc = 0.0
+        k = 0
+        for rows, groups in _child_batches(parent, train_rows, per_batch, rng):
+            a, c, _, g = sibling_losses(m, features(obs[rows]), q[rows], groups, absolute, centre)
+            opt.step(m, g)
+            if decay:
+                for name in ("embed", "w1", "wv"):
+                    setattr(m, name, (getattr(m, name) * (1 - opt.lr * decay)).astype(np.float32))
+            tv, tc, k = tv + a * len(rows), tc + c * len(rows), k + len(rows)
+        out = {"child_value_loss": tv / max(k, 1), "child_centred_loss": tc / max(k, 1), **_held_children(m, data, held)}
+        log(f"  epoch {epoch + 1}/{epochs} (lr {opt.lr:.1e}): children value {out['child_value_loss']:.6f}, centred"
+            f" {out['child_centred_loss']:.7f}; held out: value {out['held_child_value_loss']:.6f}, centred"
+            f" {out['held_child_centred_loss']:.7f}, best child agrees {out['held_child_agreement']:.3f},"
+            f" centred correlation {out['held_child_correlation']:.3f}")
+        if after_epoch is not None:
+            after_epoch(m, epoch + 1)
+    return m, out
 
 
 def _agent(cfg: TrainConfig, model: str | None, iterations: int, selfplay_noise: bool) -> MCTSAgent:
@@ -413,6 +479,12 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> str:
         with open(state_path) as f:
             state = json.load(f)
         log(f"continuing {cfg.directory} after generation {state['generation']} (best: {state['best']})")
+    if cfg.targets not in ("visits", "siblings"):
+        raise ValueError(f"targets is 'visits' or 'siblings'; got {cfg.targets!r}")
+    if cfg.targets == "siblings" and (cfg.players != 1 or cfg.children_share <= 0):
+        raise ValueError("sibling targets need solo self-play (players=1) that records children (children_share > 0)")
+    if cfg.chunk < 1:
+        raise ValueError(f"chunk must be at least 1; got {cfg.chunk}")
     rng = np.random.default_rng(cfg.seed + 7919 * state["generation"])
     while state["generation"] < cfg.generations:
         g = state["generation"]
@@ -420,18 +492,18 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> str:
         log(f"generation {g + 1}/{cfg.generations}: self-play, {cfg.games} games at {cfg.iterations} iterations"
             f" ({'rollouts' if state['best'] is None else 'network ' + os.path.basename(state['best'])})")
         agent = _agent(cfg, state["best"], cfg.iterations, selfplay_noise=True)
-        data = selfplay(agent, cfg.games, players=cfg.players, seed=cfg.seed + g * cfg.games, threads=cfg.threads,
-                        spirits=cfg.spirits or None, dragons=cfg.dragons or None,
-                        children=(cfg.children_share, cfg.children_max) if cfg.children_share > 0 and cfg.players == 1 else None)
-        # Policies are mostly zeros: stored sparse.
-        rows, cols = np.nonzero(data["policies"])
-        arrays: dict[str, Any] = {k: v for k, v in data.items() if k != "policies"}
-        arrays.update(policy_rows=rows, policy_cols=cols, policy_values=data["policies"][rows, cols])
-        np.savez_compressed(os.path.join(cfg.directory, f"data{g:03d}.npz"), **arrays)
+        decisions = _selfplay_chunks(cfg, agent, g, log)
         window = _load_window(cfg, g)
-        log(f"  {len(data['to_move'])} decisions; training on {len(window['to_move'])} from the last {min(cfg.window, g + 1)} generation(s)")
-        model = Model.from_network(_core.Network.load(state["best"])) if state["best"] else Model(cfg.hidden, cfg.hidden2, cfg.seed)
-        metrics = fit(model, window, cfg, rng, log)
+        played = time.perf_counter()
+        log(f"  {decisions} decisions; training on {len(window['to_move'])} from the last {min(cfg.window, g + 1)} generation(s)")
+        if cfg.targets == "siblings":
+            model, metrics = fit_siblings(window, cfg.hidden, cfg.hidden2, cfg.epochs, cfg.seed + g, cfg.learning_rate,
+                                          cfg.child_weight, cfg.centre_weight, cfg.decay, max(1, cfg.batch // 4), log=log)
+        else:
+            model = Model.from_network(_core.Network.load(state["best"])) if state["best"] else Model(cfg.hidden, cfg.hidden2, cfg.seed)
+            metrics = fit(model, window, cfg, rng, log)
+        del window
+        trained = time.perf_counter()
         training = {"command": cfg.command, "seed": cfg.seed, "generation": g + 1, "players": cfg.players,
                     "config": {k: v for k, v in asdict(cfg).items() if k not in ("directory", "command", "extra")}}
         path = os.path.join(cfg.directory, f"gen{g + 1:03d}.dcnet")
@@ -449,7 +521,8 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> str:
         state["generation"] = g + 1
         state["seconds"] += time.perf_counter() - start
         with open(os.path.join(cfg.directory, "log.jsonl"), "a") as f:
-            f.write(json.dumps({"generation": g + 1, "seconds": round(state["seconds"], 1), "decisions": int(len(data["to_move"])),
+            f.write(json.dumps({"generation": g + 1, "seconds": round(state["seconds"], 1), "decisions": decisions,
+                                "selfplay_seconds": round(played - start, 1), "train_seconds": round(trained - played, 1),
                                 "strength": strength, "current": previous, "accepted": accepted, **metrics}) + "\n")
         with open(state_path + ".tmp", "w") as f:
             json.dump(state, f)
@@ -457,15 +530,45 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> str:
     return state["best"]
 
 
+def _selfplay_chunks(cfg: TrainConfig, agent: MCTSAgent, g: int, log: Callable[[str], None]) -> int:
+    """Generation ``g``'s self-play, ``cfg.chunk`` games per data file; files
+    already written (by a run that stopped) are kept. Game ``k`` of the
+    generation has seed ``cfg.seed + g * cfg.games + k`` however it is chunked.
+    Returns the generation's number of decisions."""
+    decisions = 0
+    for c, first in enumerate(range(0, cfg.games, cfg.chunk)):
+        path = os.path.join(cfg.directory, f"data{g:03d}-{c:03d}.npz")
+        if not os.path.exists(path):
+            n = min(cfg.chunk, cfg.games - first)
+            data = selfplay(agent, n, players=cfg.players, seed=cfg.seed + g * cfg.games + first,
+                            threads=cfg.threads, spirits=cfg.spirits or None, dragons=cfg.dragons or None,
+                            children=(cfg.children_share, cfg.children_max) if cfg.children_share > 0 and cfg.players == 1 else None)
+            # Policies are mostly zeros: stored sparse.
+            rows, cols = np.nonzero(data["policies"])
+            arrays: dict[str, Any] = {k: v for k, v in data.items() if k != "policies"}
+            arrays.update(policy_rows=rows, policy_cols=cols, policy_values=data["policies"][rows, cols])
+            np.savez_compressed(path + ".tmp.npz", **arrays)
+            os.replace(path + ".tmp.npz", path)
+            if cfg.games > cfg.chunk:
+                log(f"  games {first + 1}-{first + n} of {cfg.games}: {len(data['to_move'])} decisions")
+        with np.load(path) as z:
+            decisions += len(z["to_move"])
+    return decisions
+
+
 def _load_window(cfg: TrainConfig, g: int) -> dict[str, np.ndarray]:
     parts = []
     for k in range(max(0, g + 1 - cfg.window), g + 1):
-        with np.load(os.path.join(cfg.directory, f"data{k:03d}.npz")) as z:
-            d = {name: z[name] for name in z.files}
-        policies = np.zeros((len(d["to_move"]), _core.NUM_ACTIONS), np.float32)
-        policies[d.pop("policy_rows"), d.pop("policy_cols")] = d.pop("policy_values")
-        d["policies"] = policies
-        parts.append(d)
+        for c in range(0, -(-cfg.games // cfg.chunk)):
+            with np.load(os.path.join(cfg.directory, f"data{k:03d}-{c:03d}.npz")) as z:
+                d = {name: z[name] for name in z.files}
+            if cfg.targets == "siblings":
+                d = {name: d[name] for name in ("to_move", "game", "child_observations", "child_values", "child_rows")}
+            else:
+                policies = np.zeros((len(d["to_move"]), _core.NUM_ACTIONS), np.float32)
+                policies[d.pop("policy_rows"), d.pop("policy_cols")] = d.pop("policy_values")
+                d["policies"] = policies
+            parts.append(d)
     return _concat(parts)
 
 
@@ -489,23 +592,26 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--dir", required=True, help="run directory: checkpoints, data, log.jsonl (a run there continues)")
     ap.add_argument("--out", help="copy the best weights here at the end")
     for name in ("players", "generations", "games", "iterations", "gate_games", "gate_iterations", "hidden", "hidden2",
-                 "epochs", "batch", "window", "spirits", "dragons", "seed", "priors", "children_max"):
+                 "epochs", "batch", "window", "spirits", "dragons", "seed", "priors", "children_max", "chunk"):
         ap.add_argument("--" + name.replace("_", "-"), type=int, default=getattr(d, name))
     for name in ("learning_rate", "value_weight", "q_weight", "rollout_weight", "temperature", "children_share",
-                 "child_weight", "centre_weight"):
+                 "child_weight", "centre_weight", "decay"):
         ap.add_argument("--" + name.replace("_", "-"), type=float, default=getattr(d, name))
+    ap.add_argument("--targets", choices=("visits", "siblings"), default=d.targets,
+                    help="what the network learns: the search's visits and the returns, or sibling targets (docs/training.md)")
     ap.add_argument("--threads", type=int, default=None)
     args = ap.parse_args(argv)
     if not 1 <= args.players <= 4:
         raise SystemExit("--players must be 1 to 4")
-    if min(args.generations, args.games, args.iterations, args.gate_games, args.gate_iterations, args.epochs, args.batch, args.window) < 1:
+    if min(args.generations, args.games, args.iterations, args.gate_games, args.gate_iterations, args.epochs, args.batch, args.window,
+           args.chunk) < 1:
         raise SystemExit("counts must be at least 1")
     cfg = TrainConfig(directory=args.dir, command="dragoncastle train " + " ".join(argv if argv is not None else sys.argv[2:]),
                       threads=args.threads, **{k: getattr(args, k) for k in (
                           "players", "generations", "games", "iterations", "gate_games", "gate_iterations", "hidden", "hidden2",
                           "epochs", "batch", "window", "spirits", "dragons", "seed", "priors", "learning_rate", "value_weight",
                           "q_weight", "rollout_weight", "temperature", "children_share", "children_max", "child_weight",
-                          "centre_weight")})
+                          "centre_weight", "targets", "decay", "chunk")})
     best = train(cfg, log=lambda s: print(s, flush=True))
     if args.out and best:
         import shutil
