@@ -146,6 +146,28 @@ def test_a_model_agent_searches_in_rust(model, tmp_path):
         dc.arena(["mcts:iterations=5,rollout_weight=0.5", "greedy"], 1)
 
 
+def test_a_network_is_searched_as_it_was_trained_unless_told_otherwise(model, tmp_path):
+    # The header's training config says how self-play used the network: a value
+    # network trained beside rollouts (priors 0, rollout_weight 0.5) is searched so.
+    plain, siblings = str(tmp_path / "plain.dcnet"), str(tmp_path / "siblings.dcnet")
+    model.to_network({"command": "test"}).save(plain)
+    model.to_network({"command": "test", "config": {"priors": 0, "rollout_weight": 0.5}}).save(siblings)
+    used = lambda spec: tuple(_core.agent_spec(spec)[1][k] for k in ("priors", "rollout_weight"))  # noqa: E731
+    assert used(f"mcts:model={plain}") == (True, 0.0)
+    assert used(f"mcts:model={siblings}") == (False, 0.5)
+    assert used(f"mcts:model={siblings},priors=on,rollout_weight=0") == (True, 0.0)
+    g = dc.Game(players=1, seed=2)
+    # Same seed, same search: left out equals the trained settings given.
+    a = MCTSAgent(iterations=60, seed=3, model=siblings).search(g)
+    b = MCTSAgent(iterations=60, seed=3, model=siblings, priors=False, rollout_weight=0.5).search(g)
+    c = MCTSAgent(iterations=60, seed=3, model=siblings, priors=True, rollout_weight=0.0).search(g)
+    assert a.values == b.values and a.values != c.values
+    # Without a model, giving the no-model values is allowed; others are refused.
+    MCTSAgent(iterations=5, priors=True, rollout_weight=0.0)
+    with pytest.raises(ValueError, match="needs a model"):
+        MCTSAgent(iterations=5, priors=False)
+
+
 def test_the_pipeline_runs_end_to_end_and_resumes(tmp_path):
     cfg = TrainConfig(directory=str(tmp_path / "run"), players=1, generations=1, games=3, iterations=20, gate_games=2,
                       gate_iterations=20, hidden=8, hidden2=4, epochs=1, threads=1, rollout_weight=0.5, command="test")

@@ -153,7 +153,10 @@ class MCTSAgent:
     (UCB1, heuristic widening) and uses the network's values only, mixed with
     rollouts at ``rollout_weight``; ``cutoff=d`` values a leaf with the network
     at the position ``d`` rollout decisions later (a learned cut-off;
-    ``docs/training.md``). ``evaluator`` is a callable
+    ``docs/training.md``). Left out, ``priors`` and ``rollout_weight`` are
+    those of the self-play that trained the network (its header's
+    ``training.config``; PUCT and no rollouts when it has none).
+    ``evaluator`` is a callable
     ``evaluator(observations, masks) -> (priors, values)`` (a network of
     yours). The search then selects by PUCT with its priors and values its
     leaves with it, ``batch_size`` leaves per call (default 16) with the GIL

@@ -78,8 +78,9 @@ impl AgentSpec {
                 let mut cfg = Config { iterations: None, ..Config::default() };
                 let mut eval = RolloutEval::default();
                 let mut model: Option<Arc<Network>> = None;
-                let mut rollout_weight = 0.0;
-                let mut priors = true;
+                // Left out: as the network was trained (`Network::trained_use`).
+                let mut rollout_weight: Option<f64> = None;
+                let mut priors: Option<bool> = None;
                 let mut cutoff = None;
                 let mut exploration = None;
                 let mut epsilon = 0.0f32;
@@ -107,12 +108,12 @@ impl AgentSpec {
                         "max_nodes" => cfg.max_nodes = int(v)? as usize,
                         "widening" => cfg.widening = if matches!(v, "off" | "none") { None } else { Some(num(v)?) },
                         "model" => model = Some(Arc::new(load_model(v).map_err(bad)?)),
-                        "rollout_weight" | "lambda" => rollout_weight = num(v)?,
+                        "rollout_weight" | "lambda" => rollout_weight = Some(num(v)?),
                         "cutoff" | "net_depth" => cutoff = Some(int(v)?.min(u32::MAX as u64) as u32),
                         "priors" => {
                             priors = match v {
-                                "true" | "on" | "1" => true,
-                                "false" | "off" | "0" => false,
+                                "true" | "on" | "1" => Some(true),
+                                "false" | "off" | "0" => Some(false),
                                 _ => return Err(bad(format!("priors is on or off, got {v:?}"))),
                             }
                         }
@@ -123,12 +124,16 @@ impl AgentSpec {
                     cfg.iterations = Some(DEFAULT_ITERATIONS);
                 }
                 eval.rollout = Rollout::parse(&rollout, epsilon).map_err(bad)?;
-                if !(0.0..=1.0).contains(&rollout_weight) {
-                    return Err(bad(format!("rollout_weight must be in [0, 1]; got {rollout_weight}")));
+                if let Some(w) = rollout_weight.filter(|w| !(0.0..=1.0).contains(w)) {
+                    return Err(bad(format!("rollout_weight must be in [0, 1]; got {w}")));
                 }
                 let eval = match model {
-                    Some(net) => LeafEval::Network(NetworkEval { net, rollout: eval, rollout_weight, priors, cutoff }),
-                    None if rollout_weight != 0.0 || !priors || cutoff.is_some() => {
+                    Some(net) => {
+                        let (trained_priors, trained_weight) = net.trained_use();
+                        let (priors, rollout_weight) = (priors.unwrap_or(trained_priors), rollout_weight.unwrap_or(trained_weight));
+                        LeafEval::Network(NetworkEval { net, rollout: eval, rollout_weight, priors, cutoff })
+                    }
+                    None if rollout_weight.is_some_and(|w| w != 0.0) || priors == Some(false) || cutoff.is_some() => {
                         return Err(bad("rollout_weight, priors and cutoff need a model".into()))
                     }
                     None => LeafEval::Rollout(eval),

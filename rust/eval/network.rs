@@ -164,6 +164,28 @@ impl Network {
         Ok(Network { header, source: String::new(), embed: next(), b0: next(), w1: next(), b1: next(), wv: next(), bv: next(), wp: next(), bp: next() })
     }
 
+    /// How the search uses these weights unless told otherwise, `(priors,
+    /// rollout_weight)`: as the self-play that trained them did (the header's
+    /// `training.config`, written by `dragoncastle train`), so that a network
+    /// whose value alone was trained (`--targets siblings --priors 0`) is not
+    /// asked for priors it never learnt. Without a record: PUCT on the
+    /// network's priors, no rollouts.
+    ///
+    /// ```
+    /// # use _core::eval::network::{Header, Network};
+    /// let arrays = |h: &Header| Network::shapes(h).iter().map(|(r, c)| vec![0.0; r * c]).collect();
+    /// let plain = Header::new(4, 2, serde_json::json!({"command": "test"}));
+    /// assert_eq!(Network::from_arrays(plain.clone(), arrays(&plain)).unwrap().trained_use(), (true, 0.0));
+    /// let siblings = Header::new(4, 2, serde_json::json!({"config": {"priors": 0, "rollout_weight": 0.5}}));
+    /// assert_eq!(Network::from_arrays(siblings.clone(), arrays(&siblings)).unwrap().trained_use(), (false, 0.5));
+    /// ```
+    pub fn trained_use(&self) -> (bool, f64) {
+        let config = &self.header.training["config"];
+        let priors = config["priors"].as_f64().map_or(true, |p| p != 0.0);
+        let weight = config["rollout_weight"].as_f64().filter(|w| (0.0..=1.0).contains(w)).unwrap_or(0.0);
+        (priors, weight)
+    }
+
     /// The arrays in file order.
     pub fn arrays(&self) -> [&[f32]; 8] {
         [&self.embed, &self.b0, &self.w1, &self.b1, &self.wv, &self.bv, &self.wp, &self.bp]

@@ -55,7 +55,7 @@ impl PyMcts {
     #[new]
     // Defaults left out (None) are those of the spec parser: `Config::default()`
     // and `RolloutEval::default()`.
-    #[pyo3(signature = (iterations = None, time_limit = None, threads = 1, *, exploration = None, reward = None, rollout = None, epsilon = 0.0, rollout_depth = None, reuse_tree = false, determinize = true, max_nodes = None, widening = Some(search::DEFAULT_WIDENING), model = None, priors = true, evaluator = None, batch_size = None, rollout_weight = 0.0, noise = None, temperature = 0.0, cutoff = None))]
+    #[pyo3(signature = (iterations = None, time_limit = None, threads = 1, *, exploration = None, reward = None, rollout = None, epsilon = 0.0, rollout_depth = None, reuse_tree = false, determinize = true, max_nodes = None, widening = Some(search::DEFAULT_WIDENING), model = None, priors = None, evaluator = None, batch_size = None, rollout_weight = None, noise = None, temperature = 0.0, cutoff = None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         iterations: Option<u64>,
@@ -71,10 +71,10 @@ impl PyMcts {
         max_nodes: Option<usize>,
         widening: Option<f64>,
         model: Option<&str>,
-        priors: bool,
+        priors: Option<bool>,
         evaluator: Option<Bound<'_, PyAny>>,
         batch_size: Option<usize>,
-        rollout_weight: f64,
+        rollout_weight: Option<f64>,
         noise: Option<(f64, f64)>,
         temperature: f64,
         cutoff: Option<u32>,
@@ -97,21 +97,21 @@ impl PyMcts {
             ..base
         };
         search::check(&cfg).map_err(PyValueError::new_err)?;
-        if !(0.0..=1.0).contains(&rollout_weight) {
-            return Err(PyValueError::new_err(format!("rollout_weight must be in [0, 1]; got {rollout_weight}")));
+        if let Some(w) = rollout_weight.filter(|w| !(0.0..=1.0).contains(w)) {
+            return Err(PyValueError::new_err(format!("rollout_weight must be in [0, 1]; got {w}")));
         }
         let evaluator = match evaluator {
             Some(f) if !f.is_callable() => return Err(PyTypeError::new_err("evaluator must be a callable evaluator(observations, masks) -> (priors, values)")),
             Some(f) => Some(PyEvaluator::new(f.unbind(), batch_size.unwrap_or(DEFAULT_BATCH))?),
             None if batch_size.is_some() => return Err(PyValueError::new_err("batch_size needs an evaluator")),
-            None if rollout_weight != 0.0 && model.is_none() => return Err(PyValueError::new_err("rollout_weight needs a model or an evaluator")),
+            None if rollout_weight.is_some_and(|w| w != 0.0) && model.is_none() => return Err(PyValueError::new_err("rollout_weight needs a model or an evaluator")),
             None => None,
         };
         let roll = RolloutEval { reward, rollout, depth: rollout_depth };
         if model.is_some() && evaluator.is_some() {
             return Err(PyValueError::new_err("give a model or an evaluator, not both"));
         }
-        if !priors && model.is_none() {
+        if priors == Some(false) && model.is_none() {
             return Err(PyValueError::new_err("priors=False needs a model"));
         }
         if cutoff.is_some() && model.is_none() {
@@ -119,13 +119,18 @@ impl PyMcts {
         }
         if let Some(name) = model {
             let net = Arc::new(load_model(name).map_err(PyValueError::new_err)?);
+            // Left out: as the network was trained.
+            let (trained_priors, trained_weight) = net.trained_use();
+            let (priors, rollout_weight) = (priors.unwrap_or(trained_priors), rollout_weight.unwrap_or(trained_weight));
             let eval = AgentEval::Leaf(LeafEval::Network(NetworkEval { net, rollout: roll, rollout_weight, priors, cutoff }));
             return Ok(PyMcts { cfg, eval, exploration, reuse: reuse_tree, tree: None });
         }
         let eval = match evaluator {
             None => AgentEval::Leaf(LeafEval::Rollout(roll)),
-            Some(net) if rollout_weight == 0.0 => AgentEval::Python(std::sync::Arc::new(net)),
-            Some(net) => AgentEval::Mixed(Mixed { guide: std::sync::Arc::new(net), rollout: roll, weight: rollout_weight }),
+            Some(net) => match rollout_weight.unwrap_or(0.0) {
+                0.0 => AgentEval::Python(std::sync::Arc::new(net)),
+                weight => AgentEval::Mixed(Mixed { guide: std::sync::Arc::new(net), rollout: roll, weight }),
+            },
         };
         Ok(PyMcts { cfg, eval, exploration, reuse: reuse_tree, tree: None })
     }
