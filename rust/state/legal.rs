@@ -90,6 +90,20 @@ impl State {
                 }))
             }
             Phase::Spirits | Phase::EndTurn => Some(self.pick_or_activate(1, draw, |_| Action::Done)),
+            Phase::Wind | Phase::Strength | Phase::WindTo | Phase::StrengthTo | Phase::Set => {
+                let (done, [(a, on_a), (b, on_b)]) = self.cell_follow_ups()?;
+                let (a, b) = (Ranked16::new(a), Ranked16::new(b));
+                let n = done as u32 + a.count() + b.count();
+                if n == 0 {
+                    return None;
+                }
+                let k = draw(n as usize) as u32;
+                Some(match k.checked_sub(done as u32) {
+                    None => Action::Done,
+                    Some(k) if k < a.count() => on_a(a.select(k) as u8),
+                    Some(k) => on_b(b.select(k - a.count()) as u8),
+                })
+            }
             Phase::Destroy => {
                 let spaces = self.castle.available().ranked();
                 let k = draw(spaces.count() as usize);

@@ -699,26 +699,39 @@ impl State {
         (0..TileType::COUNT).filter(|&t| self.change_group(realm, pool, cell, t).is_some()).fold(0, |m, t| m | 1 << t)
     }
 
+    /// The follow-ups whose choices are cells of the mover's Realm (Wind,
+    /// Strength and their second steps, Beauty's and Cunning's set), in
+    /// listing order: whether `DONE` comes first, then up to two kinds'
+    /// cells with the action naming each. The listing and the random pick
+    /// share it. `None` in the other phases.
+    #[inline]
+    pub(crate) fn cell_follow_ups(&self) -> Option<(bool, [(u16, fn(u8) -> Action); 2])> {
+        use ActionKind as K;
+        let cells = |kind| self.follow_up_cells(kind);
+        let nothing: (u16, fn(u8) -> Action) = (0, Action::Set);
+        Some(match self.phase {
+            Phase::Wind => (self.done_legal(), [(cells(K::Flip), Action::Flip), (cells(K::ShrineFrom), Action::ShrineFrom)]),
+            Phase::Strength => (self.done_legal(), [(cells(K::MoveFrom), Action::MoveFrom), nothing]),
+            Phase::WindTo => (false, [(cells(K::ShrineTo), Action::ShrineTo), nothing]),
+            Phase::StrengthTo => (false, [(cells(K::MoveTo), Action::MoveTo), nothing]),
+            Phase::Set => (false, [(cells(K::Set), Action::Set), nothing]),
+            _ => return None,
+        })
+    }
+
     pub(crate) fn legal_follow_ups(&self, out: &mut ActionList) {
         use ActionKind as K;
-        let push = |kind: K, out: &mut ActionList, f: fn(u8) -> Action| {
-            for c in cells_of(self.follow_up_cells(kind)) {
-                out.push(f(c as u8));
+        if let Some((done, kinds)) = self.cell_follow_ups() {
+            if done {
+                out.push(Action::Done);
             }
-        };
+            for (cells, f) in kinds {
+                cells_of(cells).for_each(|c| out.push(f(c as u8)));
+            }
+            return;
+        }
         match self.phase {
             Phase::Destroy => self.castle.available().for_each(|s| out.push(Action::Destroy(s as u8))),
-            Phase::Wind | Phase::Strength => {
-                if self.done_legal() {
-                    out.push(Action::Done);
-                }
-                push(K::Flip, out, Action::Flip);
-                push(K::ShrineFrom, out, Action::ShrineFrom);
-                push(K::MoveFrom, out, Action::MoveFrom);
-            }
-            Phase::WindTo => push(K::ShrineTo, out, Action::ShrineTo),
-            Phase::StrengthTo => push(K::MoveTo, out, Action::MoveTo),
-            Phase::Set => push(K::Set, out, Action::Set),
             Phase::Change => {
                 for c in cells_of(self.follow_up_cells(K::Change)) {
                     let types = self.change_types(c);
@@ -728,7 +741,7 @@ impl State {
                 }
             }
             Phase::Cunning => {
-                push(K::Spirit, out, |c| Action::Spirit { card: CUNNING, pay: Some(c) });
+                cells_of(self.follow_up_cells(K::Spirit)).for_each(|c| out.push(Action::Spirit { card: CUNNING, pay: Some(c as u8) }));
                 if self.players[self.current as usize].shrine_pool > 0 {
                     out.push(Action::Spirit { card: CUNNING, pay: None });
                 }
