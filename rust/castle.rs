@@ -74,7 +74,7 @@ impl Castle {
             remaining: Tile::TOTAL as u8,
         };
         c.copies = c.computed_copies();
-        (c.top_floor, c.top_spaces) = c.computed_top();
+        (c.top_floor, c.top_spaces) = layout.top();
         c
     }
 

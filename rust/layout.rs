@@ -6,6 +6,7 @@
 //! with `.`), so a typo that shifts a row is an error, not a different castle.
 
 use crate::error::Error;
+use crate::grid::Grid;
 use crate::tile::Tile;
 
 /// Rows a layout may have: the castle grid is at most 12 × 12 (R-LAYOUT-1).
@@ -40,6 +41,8 @@ pub struct Layout {
     /// deal, computed once: a castle copies them at every deal.
     start: [u8; SPACES],
     space_of: [u8; Tile::TOTAL],
+    /// The highest floor and its spaces, computed once: every deal starts there.
+    top: (u8, Grid),
 }
 
 /// The standard layouts are our own (the printed boards are not in the rulebook),
@@ -133,7 +136,9 @@ impl Layout {
             }
             next += heights[s];
         }
-        Ok(Layout { rows: rows.len() as u8, cols: cols as u8, heights, start, space_of })
+        let top_floor = heights.iter().copied().max().unwrap_or(0);
+        let top = (top_floor, if top_floor > 0 { Grid::where_equal(&heights, top_floor) } else { Grid::EMPTY });
+        Ok(Layout { rows: rows.len() as u8, cols: cols as u8, heights, start, space_of, top })
     }
 
     /// `standard-2p`, `standard-3p`, `standard-4p`.
@@ -176,6 +181,10 @@ impl Layout {
     /// Stack heights at the deal by castle space (`row * 12 + col`), 0 for no space.
     pub fn heights(&self) -> &[u8; SPACES] {
         &self.heights
+    }
+    /// The highest floor at the deal and its spaces.
+    pub(crate) fn top(&self) -> (u8, Grid) {
+        self.top
     }
     /// First slot of each stack in a deal (stacks row-major, bottom to top).
     pub fn starts(&self) -> &[u8; SPACES] {
