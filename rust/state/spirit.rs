@@ -417,6 +417,10 @@ impl State {
         }
         let up = realm.face_up();
         let unbuilt = self.set_cells() & !up & !realm.shrines() != 0;
+        // Most decision points: no set to build on, and no group can wait.
+        if !unbuilt && !self.may_be_unsettled(phase) {
+            return (0, false);
+        }
         // R-PLACE-2: while tiles wait to be placed, a Shrine needs a
         // free cell to spare, and a paid tile frees one.
         let (free, hand) = (count16(realm.placeable()), self.tiles_to_place(phase));
