@@ -130,6 +130,20 @@ impl State {
         if open == 0 {
             return regular(draw(base));
         }
+        if open.is_power_of_two() {
+            // One card open (the standard game's one Spirit): its payments
+            // are all there is to count, in `Offered::nth`'s order.
+            let card = open.trailing_zeros() as u8;
+            let (cells, shrine) = self.payments(card, self.phase);
+            let cells = Ranked16::new(cells);
+            let n = cells.count() as usize;
+            let k = draw(base + n + usize::from(shrine));
+            return match k.checked_sub(base) {
+                None => regular(k),
+                Some(j) if j < n => Action::Spirit { card, pay: Some(cells.select(j as u32) as u8) },
+                Some(_) => Action::Spirit { card, pay: None },
+            };
+        }
         let offered = self.offered(open);
         let k = draw(base + offered.count());
         if k < base { regular(k) } else { offered.nth(k - base) }
