@@ -199,7 +199,31 @@ fn wind_payments(realm: &Realm, pool: u8) -> (u16, bool) {
 fn strength_payments(realm: &Realm, pool: u8) -> (u16, bool) {
     let occupied = realm.occupied();
     let (shrines, free) = (realm.shrines(), realm.placeable());
-    let shrine = pool > 0 && with_another(occupied & !shrines, free) != 0;
+    let movable = occupied & !shrines;
+    let shrine = pool > 0 && with_another(movable, free) != 0;
+    // Paying face-up `c` leaves the tiles of `movable` but `c` (and `c` too
+    // on a stack of 2 or more), with `free` and `c`'s cell to go to: a tile
+    // other than `c` always has somewhere to go, and `c`'s own stack too when
+    // another cell is free. So only a Realm with one movable stack is judged
+    // cell by cell (`strength_payments_by_cell`, which debug builds compare).
+    let up = realm.face_up();
+    let cells = if count16(movable) >= 2 {
+        up
+    } else if movable == 0 {
+        0
+    } else {
+        let tall = movable != 0 && free != 0 && realm.height(movable.trailing_zeros() as usize) >= 2;
+        (up & !movable) | if tall { up & movable } else { 0 }
+    };
+    debug_assert_eq!(cells, strength_payments_by_cell(realm), "{realm:?}");
+    (cells, shrine)
+}
+
+/// [`strength_payments`]'s cells by their definition, one cell at a time.
+#[cfg_attr(not(debug_assertions), allow(dead_code))]
+fn strength_payments_by_cell(realm: &Realm) -> u16 {
+    let occupied = realm.occupied();
+    let (shrines, free) = (realm.shrines(), realm.placeable());
     let mut cells = 0;
     for c in cells_of(realm.face_up()) {
         let b = 1u16 << c;
@@ -208,7 +232,7 @@ fn strength_payments(realm: &Realm, pool: u8) -> (u16, bool) {
             cells |= b;
         }
     }
-    (cells, shrine)
+    cells
 }
 
 impl State {
