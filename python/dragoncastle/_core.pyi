@@ -653,10 +653,10 @@ class MCTS:
         max_nodes: Optional[int] = None,  # 4000000
         widening: Optional[float] = ...,  # 1.0
         model: Optional[str] = None,
-        priors: bool = True,
+        priors: bool | None = None,
         evaluator: Optional[Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]] = None,
         batch_size: Optional[int] = None,
-        rollout_weight: float = 0.0,
+        rollout_weight: float | None = None,
         noise: Optional[tuple[float, float]] = None,
         temperature: float = 0.0,
         cutoff: Optional[int] = None,
