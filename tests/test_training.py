@@ -346,3 +346,38 @@ def test_fit_siblings_learns_the_differences_between_siblings():
     assert after[0] < before[0] / 2  # the values' level is learnt
     with pytest.raises(ValueError, match="sibling targets"):
         fit_siblings({**data, "child_rows": data["child_rows"][:0]}, 8, 4, 1, seed=1)
+
+
+def test_the_shipped_network_loads_with_its_recipe():
+    net = _core.Network.load("builtin")
+    header = json.loads(net.header)
+    # Made by one command of the trainer (docs/training.md, "The shipped network").
+    command = header["training"]["command"]
+    assert command.startswith("dragoncastle train ") and "--targets siblings" in command
+    assert header["training"]["config"]["seed"] == 4_000_000 and header["hidden"] == 64
+    # Searched as it was trained: the rollout search's selection, half rollouts.
+    spec = _core.agent_spec("mcts:iterations=50,model=builtin")[1]
+    assert (spec["model"], spec["priors"], spec["rollout_weight"]) == ("builtin", False, 0.5)
+    g = dc.Game(players=1, seed=3)
+    a = dc.agents.from_spec("mcts:iterations=50,model=builtin", seed=1).search(g)
+    b = MCTSAgent(iterations=50, seed=1, model="builtin").search(g)
+    assert a.values == b.values and a.iterations == 50
+
+
+def shipped_against_rollouts(first: int, deals: int) -> tuple[float, float]:
+    """Mean solo scores of the rollout search and of the shipped network's, 400 iterations, same deals."""
+    rollout = dc.arena(["mcts:iterations=400"], deals, seed=first, threads=2).mean_scores()[0]
+    shipped = dc.arena(["mcts:iterations=400,model=builtin"], deals, seed=first, threads=2).mean_scores()[0]
+    return rollout, shipped
+
+
+def test_the_shipped_network_beats_the_rollout_search_on_a_small_sample():
+    # Deals 9000-9011: no training or tuning saw them. The full sample is the slow test below.
+    rollout, shipped = shipped_against_rollouts(9000, 12)
+    assert shipped > rollout, (rollout, shipped)
+
+
+@pytest.mark.slow
+def test_the_shipped_network_beats_the_rollout_search_on_100_deals():
+    rollout, shipped = shipped_against_rollouts(9000, 100)
+    assert shipped > rollout, (rollout, shipped)

@@ -286,9 +286,17 @@ impl Network {
     }
 }
 
-/// The network shipped inside the package (`model=builtin`), when this build has one.
+/// The weights shipped inside the package (`model=builtin`): made by the
+/// command in their header (`docs/training.md`, "The shipped network").
+const BUILTIN: &[u8] = include_bytes!("builtin.dcnet");
+
+/// The network shipped inside the package (`model=builtin`), read once per
+/// process.
 pub fn builtin() -> Result<Network, String> {
-    Err("this version ships no trained network yet: pass the path of a weights file written by `dragoncastle train`".into())
+    static NET: std::sync::OnceLock<Result<Network, String>> = std::sync::OnceLock::new();
+    NET.get_or_init(|| Network::from_bytes(BUILTIN).map(|net| Network { source: "builtin".into(), ..net }))
+        .clone()
+        .map_err(|e| format!("the shipped network does not load: {e}"))
 }
 
 /// The network as the search's evaluator: priors (softmax of the legal

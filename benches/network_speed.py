@@ -1,0 +1,57 @@
+#!/usr/bin/env python3
+"""Iterations per second of the rollout search and of a network-guided search,
+side by side on the same solo positions (``docs/training.md``).
+
+For each deal ``SEED ..``, the position after ``--steps`` decisions of the
+rollout search at 200 iterations; then each search runs ``--seconds`` on it,
+one thread, alternating (rollout, network, rollout, ...). Prints the
+iterations per second of each, their ratio (best and median over the
+positions), so that a network-guided search can be given the iterations the
+rollout search makes in the same time. Run it on an otherwise idle machine.
+
+    python3 benches/network_speed.py --model builtin --deals 6 --seconds 1
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+
+import dragoncastle as dc
+from dragoncastle.agents import MCTSAgent
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--model", default="builtin")
+    ap.add_argument("--seed", type=int, default=20000)
+    ap.add_argument("--deals", type=int, default=6)
+    ap.add_argument("--steps", type=int, default=20)
+    ap.add_argument("--seconds", type=float, default=1.0)
+    args = ap.parse_args()
+    walker = MCTSAgent(iterations=200, seed=1)
+    rollout = MCTSAgent(time_limit=args.seconds, seed=1)
+    network = MCTSAgent(time_limit=args.seconds, seed=1, model=args.model)
+    rates: dict[str, list[float]] = {"rollout": [], "network": []}
+    for deal in range(args.seed, args.seed + args.deals):
+        g = dc.Game(players=1, seed=deal)
+        for _ in range(args.steps):
+            if g.is_over:
+                break
+            g.apply(walker.act(g))
+        if g.is_over:
+            continue
+        for name, agent in (("rollout", rollout), ("network", network)):
+            r = agent.search(g)
+            rates[name].append(r.iterations / r.seconds)
+        print(f"deal {deal}: rollout {rates['rollout'][-1]:,.0f}/s, network {rates['network'][-1]:,.0f}/s,"
+              f" ratio {rates['network'][-1] / rates['rollout'][-1]:.3f}", flush=True)
+    ratios = [n / r for n, r in zip(rates["network"], rates["rollout"])]
+    print(f"rollout search: best {max(rates['rollout']):,.0f}, median {statistics.median(rates['rollout']):,.0f} iterations/s")
+    print(f"network-guided: best {max(rates['network']):,.0f}, median {statistics.median(rates['network']):,.0f} iterations/s")
+    print(f"ratio network / rollout: median {statistics.median(ratios):.3f} (range {min(ratios):.3f}-{max(ratios):.3f})")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
