@@ -190,10 +190,12 @@ def test_the_train_command(tmp_path):
     r = subprocess.run([sys.executable, "-m", "dragoncastle", "train", "--dir", str(tmp_path / "r"), "--players", "2",
                         "--generations", "1", "--games", "2", "--iterations", "10", "--gate-games", "2",
                         "--gate-iterations", "10", "--hidden", "8", "--hidden2", "4", "--epochs", "1", "--threads", "1",
-                        "--out", str(tmp_path / "best.dcnet")], capture_output=True, text=True, timeout=300)
+                        "--out", str(tmp_path / "best.dcnet"), "--plot", str(tmp_path / "curve.png")],
+                       capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
     assert (tmp_path / "best.dcnet").exists()
     assert "copied to" in r.stdout
+    assert (tmp_path / "curve.png").read_bytes()[:4] == b"\x89PNG"
     r = subprocess.run([sys.executable, "-m", "dragoncastle", "train", "--dir", str(tmp_path / "r"), "--players", "7"],
                        capture_output=True, text=True, timeout=60)
     assert r.returncode != 0 and "players" in r.stderr

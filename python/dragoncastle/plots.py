@@ -1,6 +1,7 @@
 """Pictures of benchmark and solo results with matplotlib (the optional extra
-``plot``): ``dragoncastle bench --plot FILE.png`` and ``dragoncastle solo
---plot FILE.png`` call these.
+``plot``): ``dragoncastle bench --plot FILE.png``, ``dragoncastle solo
+--plot FILE.png``, ``dragoncastle ladder --plot`` and ``dragoncastle train
+--plot`` call these.
 
 matplotlib is imported when a picture is drawn, never by ``import
 dragoncastle``. The figures are built with matplotlib's object-oriented API
@@ -24,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-__all__ = ["bench_times", "plot_bench", "plot_ladder", "plot_solo", "rank_bands"]
+__all__ = ["bench_times", "plot_bench", "plot_ladder", "plot_solo", "plot_training", "rank_bands"]
 
 _RUST, _PYTHON = "#b7410e", "#3776ab"  # rust-coloured and Python blue
 
@@ -195,4 +196,45 @@ def plot_ladder(ratings: Sequence[tuple[str, float, float, float]], path: str | 
     ax.set_xlabel("Elo (Bradley–Terry fit, 95% interval)")
     ax.grid(axis="x", alpha=0.3)
     ax.set_title(title or "rating ladder", fontsize=11)
+    return _save(fig, path)
+
+
+def plot_training(log: Sequence[Mapping[str, Any]], path: str | os.PathLike[str] | None = None,
+                  rollout: float | None = None, title: str | None = None) -> "Figure":
+    """A training run's learning curve (``dragoncastle train --plot``): the
+    gate's strength of each generation's network (solo: mean score on the
+    held-out deals; with rivals: win rate against the rollout search) against
+    the generation and against the run's time, from the rows of the run's
+    ``log.jsonl``. Accepted generations are filled, rejected ones hollow;
+    ``rollout`` (the rollout search's strength, from ``state.json``) is
+    generation 0.
+
+    >>> rows = [{"generation": 1, "seconds": 1300, "strength": 45.1, "accepted": True},
+    ...         {"generation": 2, "seconds": 3000, "strength": 45.4, "accepted": True}]
+    >>> fig = plot_training(rows, rollout=43.9)
+    >>> [ax.get_xlabel() for ax in fig.axes]
+    ['generation', 'hours of training']
+    """
+    if not log:
+        raise ValueError("no generations to draw")
+    rows = sorted(log, key=lambda r: r["generation"])
+    fig = _new_figure(9.0, 3.6)
+    gens = [r["generation"] for r in rows]
+    hours = [r["seconds"] / 3600 for r in rows]
+    strength = [r["strength"] for r in rows]
+    accepted = [bool(r.get("accepted", True)) for r in rows]
+    axes = fig.subplots(1, 2, sharey=True)
+    for ax, xs, label in ((axes[0], gens, "generation"), (axes[1], hours, "hours of training")):
+        x0 = [0.0] if rollout is not None else []
+        ax.plot(x0 + list(xs), ([rollout] if rollout is not None else []) + strength, color=_PYTHON, alpha=0.6)
+        for x, y, ok in zip(xs, strength, accepted):
+            ax.plot([x], [y], "o", color=_RUST, markerfacecolor=_RUST if ok else "none")
+        if rollout is not None:
+            ax.axhline(rollout, color="grey", linestyle=":", linewidth=1)
+            ax.plot([0], [rollout], "s", color="grey")
+        ax.set_xlabel(label)
+        ax.grid(alpha=0.3)
+    axes[0].xaxis.get_major_locator().set_params(integer=True)
+    axes[0].set_ylabel("gate strength")
+    fig.suptitle(title or "learning curve (grey: the rollout search; hollow: rejected)", fontsize=11)
     return _save(fig, path)

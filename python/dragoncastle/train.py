@@ -600,6 +600,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--targets", choices=("visits", "siblings"), default=d.targets,
                     help="what the network learns: the search's visits and the returns, or sibling targets (docs/training.md)")
     ap.add_argument("--threads", type=int, default=None)
+    ap.add_argument("--plot", metavar="FILE.png", help="draw the learning curve at the end (needs matplotlib)")
     args = ap.parse_args(argv)
     if not 1 <= args.players <= 4:
         raise SystemExit("--players must be 1 to 4")
@@ -613,6 +614,15 @@ def main(argv: list[str] | None = None) -> int:
                           "q_weight", "rollout_weight", "temperature", "children_share", "children_max", "child_weight",
                           "centre_weight", "targets", "decay", "chunk")})
     best = train(cfg, log=lambda s: print(s, flush=True))
+    if args.plot:
+        from .plots import plot_training
+
+        with open(os.path.join(args.dir, "log.jsonl")) as f:
+            rows = [json.loads(line) for line in f if line.strip()]
+        with open(os.path.join(args.dir, "state.json")) as f:
+            rollout = json.load(f).get("rollout_strength")
+        plot_training(rows, args.plot, rollout=rollout, title=f"dragoncastle train --dir {args.dir}")
+        print(f"learning curve: {args.plot}")
     if args.out and best:
         import shutil
 
