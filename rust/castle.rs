@@ -268,7 +268,7 @@ impl Castle {
         let mut out = Grid::EMPTY;
         let mut higher = Grid::EMPTY; // stacks at least as high as the floor
         for floor in (1..=self.top_floor).rev() {
-            let here = if floor == self.top_floor { self.top_spaces } else { Grid::where_equal(&self.height, floor) };
+            let here = if floor == self.top_floor { self.top_spaces } else { Grid::where_equal_in_rows(&self.height, floor, self.rows()) };
             higher = higher.union(&here);
             out = out.union(&here.with_free_long_side_within(&higher));
         }
