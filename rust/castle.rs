@@ -292,11 +292,22 @@ impl Castle {
         if h == self.top_floor {
             self.top_spaces.clear(space);
             if self.top_spaces.is_empty() {
-                // A floor empties a few times a game: a scan is cheap then.
-                (self.top_floor, self.top_spaces) = self.computed_top();
+                self.floor_emptied();
             }
         }
         t
+    }
+
+    /// The top floor just emptied (a few times a game, out of the hot path):
+    /// the floor below is the new top, since the stack just lowered stands
+    /// on it, and one scan of the layout's rows finds its spaces.
+    #[cold]
+    #[inline(never)]
+    fn floor_emptied(&mut self) {
+        self.top_floor -= 1;
+        self.top_spaces =
+            if self.top_floor > 0 { Grid::where_equal_in_rows(&self.height, self.top_floor, self.rows()) } else { Grid::EMPTY };
+        debug_assert_eq!((self.top_floor, self.top_spaces), self.computed_top());
     }
 
     /// Positions of the covered tiles (below a top tile), in dealing order, as
