@@ -114,10 +114,7 @@ pub fn play_game_recording(agents: &[AgentSpec], setup: &Setup, stop: &AtomicBoo
         s.apply_unchecked(a);
         out.actions.push(a);
     }
-    for (p, sc) in out.scores.iter_mut().enumerate().take(s.players()) {
-        *sc = s.score(p);
-    }
-    out.winners = s.winners_mask();
+    (out.scores, out.winners) = s.final_scores();
     out
 }
 

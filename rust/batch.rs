@@ -51,11 +51,8 @@ pub fn play_one(setup: &Setup, policy: &AgentSpec, stop: &AtomicBool) -> Outcome
         s.apply_unchecked(a);
         decisions += 1;
     }
-    let mut scores = [0; MAX_PLAYERS];
-    for (p, score) in scores.iter_mut().enumerate().take(s.players()) {
-        *score = s.score(p);
-    }
-    Outcome { scores, winners: s.winners_mask(), decisions }
+    let (scores, winners) = s.final_scores();
+    Outcome { scores, winners, decisions }
 }
 
 /// Play `out.len()` games on `threads` threads: game `k` is `setup` dealt

@@ -103,9 +103,25 @@ impl State {
 
     /// Winning seats after the tie breaks (shared victory lists several), as a bitmask.
     pub fn winners_mask(&self) -> u8 {
+        self.final_scores().1
+    }
+
+    /// Every seat's score (0 past the players) and the winners' mask, each
+    /// score computed once: a score with Dragon cards is a few hundred
+    /// instructions, and a game's end asks both.
+    pub fn final_scores(&self) -> ([i32; MAX_PLAYERS], u8) {
         let n = self.players();
-        let best = (0..n).map(|s| self.rank_key(s)).max().unwrap_or_default();
-        (0..n).filter(|&s| self.rank_key(s) == best).fold(0, |m, s| m | 1 << s)
+        let mut keys = [(i32::MIN, 0, 0); MAX_PLAYERS];
+        for (s, k) in keys.iter_mut().enumerate().take(n) {
+            *k = self.rank_key(s);
+        }
+        let best = keys[..n].iter().copied().max().unwrap_or_default();
+        let winners = (0..n).filter(|&s| keys[s] == best).fold(0, |m, s| m | 1 << s);
+        let mut scores = [0; MAX_PLAYERS];
+        for (score, k) in scores.iter_mut().zip(&keys).take(n) {
+            *score = k.0;
+        }
+        (scores, winners)
     }
 
     /// The winning seats in seat order after the tie breaks (R-END-3); several on a shared victory.
