@@ -13,6 +13,7 @@ use crate::action::{Action, ActionList};
 use crate::agents::spec::{agent_action_until, decision_config, decision_rng};
 pub use crate::agents::spec::AgentSpec;
 use crate::error::Error;
+use crate::eval::LeafEval;
 use crate::search::{self, MoveStats, SearchResult, Tree, MAX_THREADS};
 use crate::setup::Setup;
 use crate::state::MAX_PLAYERS;
@@ -143,6 +144,11 @@ pub fn run(
     }
     if seed.checked_add(games as u64).is_none() {
         return Err(Error::Setup(format!("game seeds seed + k must stay below 2**64; seed {seed} with {games} games does not")));
+    }
+    for agent in agents {
+        if let AgentSpec::Mcts { eval: LeafEval::Network(n), .. } = agent {
+            n.check_players(agents.len()).map_err(Error::Setup)?;
+        }
     }
     let setup = Setup { players: agents.len(), ..setup.clone() };
     setup.validate()?;

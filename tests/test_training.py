@@ -383,3 +383,21 @@ def test_the_shipped_network_beats_the_rollout_search_on_a_small_sample():
 def test_the_shipped_network_beats_the_rollout_search_on_100_deals():
     rollout, shipped = shipped_against_rollouts(9000, 100)
     assert shipped > rollout, (rollout, shipped)
+
+
+def test_a_network_trained_solo_is_refused_with_rivals(model, tmp_path):
+    # A solo value is a score, a value with rivals a chance to win: the header says which.
+    solo, rivals = str(tmp_path / "solo.dcnet"), str(tmp_path / "rivals.dcnet")
+    model.to_network({"command": "test", "players": 1}).save(solo)
+    model.to_network({"command": "test", "players": 3}).save(rivals)
+    two = dc.Game(players=2, seed=1)
+    with pytest.raises(ValueError, match="trained for solo games; this game has 2 players"):
+        MCTSAgent(iterations=20, model=solo).search(two)
+    with pytest.raises(ValueError, match="trained for solo games"):
+        dc.arena([f"mcts:iterations=20,model={solo}", "greedy"], 1)
+    with pytest.raises(ValueError, match="trained for solo games"):
+        dc.selfplay(MCTSAgent(iterations=20, model="builtin"), 1, players=2)
+    with pytest.raises(ValueError, match="trained for games with rivals; this game has 1 player$"):
+        MCTSAgent(iterations=20, model=rivals).search(dc.Game(players=1, seed=1))
+    assert MCTSAgent(iterations=20, model=rivals).search(two).iterations == 20  # 3 players' weights, 2 players: allowed
+    assert MCTSAgent(iterations=20, model=solo).search(dc.Game(players=1, seed=1)).iterations == 20

@@ -149,7 +149,8 @@ class MCTSAgent:
     train`` (or ``"builtin"``, the network shipped in the package): the
     network is evaluated in Rust inside the search, no Python per leaf; a
     file made for another observation version or action space raises
-    ``ValueError``; ``priors=False`` keeps the rollout search's selection
+    ``ValueError``, and so does a search with weights trained on solo games
+    in a game with rivals, or the other way round (the header says which); ``priors=False`` keeps the rollout search's selection
     (UCB1, heuristic widening) and uses the network's values only, mixed with
     rollouts at ``rollout_weight``; ``cutoff=d`` values a leaf with the network
     at the position ``d`` rollout decisions later (a learned cut-off;

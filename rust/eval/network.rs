@@ -105,6 +105,10 @@ pub struct Network {
     pub header: Header,
     /// Where the weights came from (`builtin`, a path), for messages and specs.
     pub source: String,
+    /// Whether the weights were trained on solo games (`Some(true)`) or with
+    /// rivals (`Some(false)`), from the header's `training.players`; `None`
+    /// when it does not say. Read once: the search checks it per batch.
+    pub solo: Option<bool>,
     /// `features × hidden`, row per feature.
     pub embed: Vec<f32>,
     /// `hidden`: the accumulator's bias.
@@ -161,7 +165,8 @@ impl Network {
         }
         let mut it = arrays.into_iter();
         let mut next = || it.next().unwrap_or_default();
-        Ok(Network { header, source: String::new(), embed: next(), b0: next(), w1: next(), b1: next(), wv: next(), bv: next(), wp: next(), bp: next() })
+        let solo = header.training["players"].as_u64().map(|p| p == 1);
+        Ok(Network { header, source: String::new(), solo, embed: next(), b0: next(), w1: next(), b1: next(), wv: next(), bv: next(), wp: next(), bp: next() })
     }
 
     /// How the search uses these weights unless told otherwise, `(priors,
@@ -322,6 +327,23 @@ pub struct NetworkEval {
     pub cutoff: Option<u32>,
 }
 
+impl NetworkEval {
+    /// A solo value (a score) and a value with rivals (chances to win) are
+    /// different quantities: weights trained for one are refused in the other.
+    pub fn check_players(&self, players: usize) -> Result<(), String> {
+        match self.net.solo {
+            Some(solo) if solo != (players == 1) => Err(format!(
+                "the network {:?} was trained for {}; this game has {} player{}",
+                self.net.source,
+                if solo { "solo games" } else { "games with rivals" },
+                players,
+                if players == 1 { "" } else { "s" }
+            )),
+            _ => Ok(()),
+        }
+    }
+}
+
 impl Evaluator<State> for NetworkEval {
     fn gives_priors(&self) -> bool {
         self.priors
@@ -331,6 +353,9 @@ impl Evaluator<State> for NetworkEval {
         crate::agents::heuristic::move_value(s, m, &crate::agents::heuristic::Weights::TUNED)
     }
     fn evaluate(&self, leaves: &mut [State], rng: &mut SplitMix64, values: &mut [[f64; MAX_SEATS]], priors: &mut [f32]) -> Result<(), EvalError> {
+        if let Some(s) = leaves.first() {
+            self.check_players(s.players()).map_err(EvalError)?;
+        }
         let mut obs = [0u8; COMPACT_OBSERVATION_SIZE];
         let mut legal = ActionList::default();
         let mut logits = [0f32; crate::action::MAX_LEGAL];

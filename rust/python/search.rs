@@ -222,7 +222,8 @@ impl AgentEval {
     fn error(&self, e: EvalError) -> PyErr {
         let net = match self {
             AgentEval::Python(net) | AgentEval::Mixed(Mixed { guide: net, .. }) => Some(net),
-            AgentEval::Leaf(_) => None,
+            // A Rust evaluator refuses only what it was given (a network trained for another kind of game).
+            AgentEval::Leaf(_) => return PyValueError::new_err(e.0),
         };
         net.and_then(|n| n.take_error()).unwrap_or_else(|| PyRuntimeError::new_err(e.0))
     }
