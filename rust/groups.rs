@@ -26,6 +26,9 @@ const MASKS: usize = 1 << 16;
 pub struct GroupTable {
     has: [u64; MASKS / 64],
     keeping: [u16; MASKS],
+    /// `has(m) || keeping(m) != 0`, one bit per mask: whether a payment
+    /// of `m`'s class can leave such a group (Cunning's quick refusal).
+    reachable: [u64; MASKS / 64],
 }
 
 /// Groups of 4 or more: sets (R-CONS-1), and Beauty's groups of one number.
@@ -50,6 +53,13 @@ impl GroupTable {
         self.keeping[m as usize]
     }
 
+    /// Whether `m` holds such a group or some cell's removal leaves one:
+    /// `has(m) || keeping(m) != 0` in one look-up.
+    #[inline]
+    pub fn reachable(&self, m: u16) -> bool {
+        self.reachable[m as usize >> 6] >> (m & 63) & 1 != 0
+    }
+
     const fn build(min: u32, max: u32) -> GroupTable {
         let mut has = [0u64; MASKS / 64];
         // A mask's lowest group and the rest: the rest is a smaller mask, already known.
@@ -65,6 +75,7 @@ impl GroupTable {
             m += 1;
         }
         let mut keeping = [0u16; MASKS];
+        let mut reachable = [0u64; MASKS / 64];
         let mut m = 1usize;
         while m < MASKS {
             let mut left = m;
@@ -76,9 +87,12 @@ impl GroupTable {
                     keeping[m] |= 1 << c;
                 }
             }
+            if keeping[m] != 0 || has[m >> 6] >> (m & 63) & 1 != 0 {
+                reachable[m >> 6] |= 1 << (m & 63);
+            }
             m += 1;
         }
-        GroupTable { has, keeping }
+        GroupTable { has, keeping, reachable }
     }
 }
 
@@ -95,6 +109,7 @@ mod tests {
                 assert_eq!(table.has(m), groups_of(m, sizes.clone()) != 0, "{m:016b}");
                 let keeping = (0..16).filter(|c| m >> c & 1 != 0 && groups_of(m & !(1 << c), sizes.clone()) != 0).fold(0, |k, c| k | 1 << c);
                 assert_eq!(table.keeping(m), keeping, "{m:016b}");
+                assert_eq!(table.reachable(m), table.has(m) || keeping != 0, "{m:016b}");
             }
         }
     }

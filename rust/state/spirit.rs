@@ -346,7 +346,7 @@ impl State {
             // Change needs a face-up Special (a finer test, out of line or
             // not, cost more than it saved).
             BEAUTY if !SETS.has(p.realm.faction_up()) => (0, false),
-            CUNNING if !p.realm.by_type().iter().any(|&m| THREES.has(m) || THREES.keeping(m) != 0) => (0, false),
+            CUNNING if !p.realm.by_type().iter().any(|&m| THREES.reachable(m)) => (0, false),
             CHANGE if p.realm.special_up() == 0 => (0, false),
             BEAUTY | CUNNING | STRENGTH | CHANGE => self.grouped_payments(card, phase),
             _ => (0, false),
