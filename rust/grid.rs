@@ -381,6 +381,16 @@ mod tests {
     }
 
     #[test]
+    fn where_equal_in_rows_stops_at_the_rows() {
+        let mut heights = [0u8; SPACES];
+        heights[13] = 2; // row 1
+        heights[5 * MAX_COLS] = 2; // row 5
+        assert_eq!(Grid::where_equal_in_rows(&heights, 2, 2).count(), 1);
+        assert_eq!(Grid::where_equal_in_rows(&heights, 2, 6).count(), 2);
+        assert_eq!(Grid::where_equal(&heights, 2).count(), 2);
+    }
+
+    #[test]
     fn where_equal_marks_exactly_the_equal_values() {
         let mut values = [0u8; SPACES];
         let mut rng = crate::rng::SplitMix64::new(4);

@@ -15,6 +15,8 @@
 //! assert!(SETS.has(row) && !THREES.has(row));
 //! assert_eq!(SETS.keeping(row), 0);
 //! assert_eq!(THREES.keeping(row), 0b1001);
+//! // Cunning's quick test: a group of 3 there, or one a payment leaves.
+//! assert!(THREES.reachable(row) && !THREES.reachable(0b0101));
 //! ```
 
 use crate::realm::flood;

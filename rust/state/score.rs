@@ -109,6 +109,14 @@ impl State {
     /// Every seat's score (0 past the players) and the winners' mask, each
     /// score computed once: a score with Dragon cards is a few hundred
     /// instructions, and a game's end asks both.
+    ///
+    /// ```
+    /// use _core::Setup;
+    /// let s = Setup::new(3, 7).state().unwrap();
+    /// let (scores, winners) = s.final_scores();
+    /// assert_eq!(scores[..3], [s.score(0), s.score(1), s.score(2)]);
+    /// assert_eq!((scores[3], winners), (0, s.winners_mask()));
+    /// ```
     pub fn final_scores(&self) -> ([i32; MAX_PLAYERS], u8) {
         let n = self.players();
         let mut keys = [(i32::MIN, 0, 0); MAX_PLAYERS];
