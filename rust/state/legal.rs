@@ -169,7 +169,7 @@ impl State {
     /// (Discard always is).
     #[inline(always)]
     fn completion_choices(&self) -> (Ranked16, bool) {
-        let free = count16(self.players[self.current as usize].realm.placeable());
+        let free = count16(self.mover().realm.placeable());
         let pairs = Ranked16::new(if free >= 2 { self.castle.available_copies(self.held[0]) as u16 } else { 0 });
         (pairs, self.general_shrines > 0 && free >= 1)
     }
@@ -282,7 +282,7 @@ impl State {
 
     /// Free cells of the mover's Realm (R-PLACE-1).
     fn mover_free(&self) -> u32 {
-        count16(self.players[self.current as usize].realm.placeable())
+        count16(self.mover().realm.placeable())
     }
 
     /// R-ACT-5 now: the first pick's decision, no Elegance pick pending.
@@ -337,7 +337,7 @@ impl State {
     /// goes to the lower cell of the pair, so each unordered pair is listed
     /// once (unless a Spirit may come between the placements).
     pub(crate) fn placement_cells(&self) -> u16 {
-        let free = self.players[self.current as usize].realm.placeable();
+        let free = self.mover().realm.placeable();
         // The two orders of identical tiles are the same move only while no
         // Spirit can come between them: none usable in PLACE is left this
         // turn (or the player never uses one), and none came.
@@ -360,7 +360,7 @@ impl State {
     /// used up, without a Shrine, while the Shrine Pool is not empty.
     /// Faith's extra Shrine opens every tile of this turn's sets.
     pub(crate) fn shrine_cells(&self) -> u16 {
-        let p = &self.players[self.current as usize];
+        let p = self.mover();
         if p.shrine_pool == 0 {
             return 0;
         }
@@ -396,7 +396,7 @@ impl State {
                 card == crate::cards::spirit::CUNNING
                     && match pay {
                         Some(c) => cell(self.follow_up_cells(ActionKind::Spirit), c),
-                        None => self.players[self.current as usize].shrine_pool > 0,
+                        None => self.mover().shrine_pool > 0,
                     }
             }
             Action::Spirit { card, pay } => self.activation_legal(card, pay),
@@ -412,7 +412,7 @@ impl State {
 
     /// Why `a` is not legal now, in a player's words.
     pub(crate) fn illegal_reason(&self, a: Action) -> String {
-        let p = &self.players[self.current as usize];
+        let p = self.mover();
         let kind = a.kind();
         let expected = self.phase.expects();
         if let Action::Spirit { card, .. } = a {

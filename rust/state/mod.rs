@@ -322,6 +322,14 @@ impl State {
         self.passive = true;
     }
 
+    /// The player to move. `current` is below the seat count, so the index
+    /// is taken modulo the array's length: no bounds check on the paths
+    /// that every decision takes (the picks' and the Spirits' legality).
+    #[inline(always)]
+    pub(crate) fn mover(&self) -> &Player {
+        &self.players[self.current as usize % MAX_PLAYERS]
+    }
+
     /// One tile of two is placed, the other still in hand: a group made by
     /// the first placement waits for the Consolidation step.
     #[inline]

@@ -237,8 +237,9 @@ fn strength_payments_by_cell(realm: &Realm) -> u16 {
 
 impl State {
     fn mover_realm(&self) -> &Realm {
-        &self.players[self.current as usize].realm
+        &self.mover().realm
     }
+
 
     /// After Elegance, Deception or Deep the very next decision is the pick.
     #[inline]
@@ -320,7 +321,7 @@ impl State {
     /// left); paying a Shrine leaves the Realm as it is.
     #[inline]
     pub(crate) fn payments(&self, card: u8, phase: Phase) -> (u16, bool) {
-        let p = &self.players[self.current as usize];
+        let p = self.mover();
         // A condition that no payment changes: every payment, or none.
         let every = |ok: bool| if ok { (p.realm.face_up(), p.shrine_pool > 0) } else { (0, false) };
         // No guards on the arms: one jump on the card, which with several
@@ -369,7 +370,7 @@ impl State {
     /// remembered (`memo.rs`) under a key of all they read.
     #[inline(never)]
     fn remembered_payments(&self, card: u8, phase: Phase) -> (u16, bool) {
-        let p = &self.players[self.current as usize];
+        let p = self.mover();
         let flags = match card {
             // Whether `settled` looks at the Realm, and whether Cunning is ready
             // (in play that makes two remembered cards, so no memo, but the
@@ -389,7 +390,7 @@ impl State {
     /// decided afresh (out of line, so that a remembered answer is quick).
     #[inline(never)]
     fn group_payments(&self, card: u8, phase: Phase) -> (u16, bool) {
-        let p = &self.players[self.current as usize];
+        let p = self.mover();
         let (realm, pool) = (&p.realm, p.shrine_pool);
         let up = realm.face_up();
         match card {
@@ -425,7 +426,7 @@ impl State {
         if !pick {
             return (0, false);
         }
-        let p = &self.players[self.current as usize];
+        let p = self.mover();
         let free = count16(p.realm.placeable());
         (if free >= 1 { p.realm.face_up() } else { 0 }, p.shrine_pool > 0 && free >= 2)
     }
@@ -434,7 +435,7 @@ impl State {
     /// a group waiting for Consolidation that keeps its size after a payment.
     #[inline(never)]
     fn faith_payments(&self, phase: Phase) -> (u16, bool) {
-        let p = &self.players[self.current as usize];
+        let p = self.mover();
         let (realm, pool) = (&p.realm, p.shrine_pool);
         if pool == 0 {
             return (0, false);
@@ -717,7 +718,7 @@ impl State {
     /// tile of `cell` into now.
     pub(crate) fn change_types(&self, cell: usize) -> u8 {
         let realm = self.mover_realm();
-        let pool = self.players[self.current as usize].shrine_pool;
+        let pool = self.mover().shrine_pool;
         if !self.cunning_ready() && realm.types_with_groups(&SETS) == 0 {
             // Every group below 4: a type is a choice iff its tiles with this
             // Special hold a group of 4 (`change_fits`, as in `change_payments_settled`).
@@ -776,7 +777,7 @@ impl State {
             }
             Phase::Cunning => {
                 cells_of(self.follow_up_cells(K::Spirit)).for_each(|c| out.push(Action::Spirit { card: CUNNING, pay: Some(c as u8) }));
-                if self.players[self.current as usize].shrine_pool > 0 {
+                if self.mover().shrine_pool > 0 {
                     out.push(Action::Spirit { card: CUNNING, pay: None });
                 }
             }
