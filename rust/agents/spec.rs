@@ -78,7 +78,7 @@ impl AgentSpec {
                 let mut cfg = Config { iterations: None, ..Config::default() };
                 let mut eval = RolloutEval::default();
                 let mut model: Option<Arc<Network>> = None;
-                // Left out: as the network was trained (`Network::trained_use`).
+                // Left out: as the network was trained (`NetworkEval::new`).
                 let mut rollout_weight: Option<f64> = None;
                 let mut priors: Option<bool> = None;
                 let mut cutoff = None;
@@ -128,11 +128,7 @@ impl AgentSpec {
                     return Err(bad(format!("rollout_weight must be in [0, 1]; got {w}")));
                 }
                 let eval = match model {
-                    Some(net) => {
-                        let (trained_priors, trained_weight) = net.trained_use();
-                        let (priors, rollout_weight) = (priors.unwrap_or(trained_priors), rollout_weight.unwrap_or(trained_weight));
-                        LeafEval::Network(NetworkEval { net, rollout: eval, rollout_weight, priors, cutoff })
-                    }
+                    Some(net) => LeafEval::Network(NetworkEval::new(net, eval, priors, rollout_weight, cutoff)),
                     None if rollout_weight.is_some_and(|w| w != 0.0) || priors == Some(false) || cutoff.is_some() => {
                         return Err(bad("rollout_weight, priors and cutoff need a model".into()))
                     }

@@ -328,6 +328,14 @@ pub struct NetworkEval {
 }
 
 impl NetworkEval {
+    /// The network as a search's evaluator. `priors` and `rollout_weight`
+    /// left out are those the network was trained with
+    /// ([`Network::trained_use`]).
+    pub fn new(net: Arc<Network>, rollout: RolloutEval, priors: Option<bool>, rollout_weight: Option<f64>, cutoff: Option<u32>) -> NetworkEval {
+        let (trained_priors, trained_weight) = net.trained_use();
+        NetworkEval { net, rollout, rollout_weight: rollout_weight.unwrap_or(trained_weight), priors: priors.unwrap_or(trained_priors), cutoff }
+    }
+
     /// A solo value (a score) and a value with rivals (chances to win) are
     /// different quantities: weights trained for one are refused in the other.
     pub fn check_players(&self, players: usize) -> Result<(), String> {

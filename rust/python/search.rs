@@ -119,10 +119,7 @@ impl PyMcts {
         }
         if let Some(name) = model {
             let net = Arc::new(load_model(name).map_err(PyValueError::new_err)?);
-            // Left out: as the network was trained.
-            let (trained_priors, trained_weight) = net.trained_use();
-            let (priors, rollout_weight) = (priors.unwrap_or(trained_priors), rollout_weight.unwrap_or(trained_weight));
-            let eval = AgentEval::Leaf(LeafEval::Network(NetworkEval { net, rollout: roll, rollout_weight, priors, cutoff }));
+            let eval = AgentEval::Leaf(LeafEval::Network(NetworkEval::new(net, roll, priors, rollout_weight, cutoff)));
             return Ok(PyMcts { cfg, eval, exploration, reuse: reuse_tree, tree: None });
         }
         let eval = match evaluator {

@@ -132,17 +132,12 @@ impl State {
         }
         if open.is_power_of_two() {
             // One card open (the standard game's one Spirit): its payments
-            // are all there is to count, in `Offered::nth`'s order.
+            // are all there is to count, without the `Offered` table.
             let card = open.trailing_zeros() as u8;
             let (cells, shrine) = self.payments(card, self.phase);
             let cells = Ranked16::new(cells);
-            let n = cells.count() as usize;
-            let k = draw(base + n + usize::from(shrine));
-            return match k.checked_sub(base) {
-                None => regular(k),
-                Some(j) if j < n => Action::Spirit { card, pay: Some(cells.select(j as u32) as u8) },
-                Some(_) => Action::Spirit { card, pay: None },
-            };
+            let k = draw(base + cells.count() as usize + usize::from(shrine));
+            return if k < base { regular(k) } else { super::spirit::activation(card, cells, k - base) };
         }
         let offered = self.offered(open);
         let k = draw(base + offered.count());

@@ -120,18 +120,22 @@ impl Offered {
     /// The `k`-th activation in id order (`k < count()`).
     pub(crate) fn nth(&self, mut k: usize) -> Action {
         for &(card, cells, shrine) in &self.cards[..self.len as usize] {
-            let n = count16(cells) as usize;
+            let n = count16(cells) as usize + usize::from(shrine);
             if k < n {
-                let pay = crate::grid::Ranked16::new(cells).select(k as u32) as u8;
-                return Action::Spirit { card, pay: Some(pay) };
+                return activation(card, crate::grid::Ranked16::new(cells), k);
             }
-            if shrine && k == n {
-                return Action::Spirit { card, pay: None };
-            }
-            k -= n + usize::from(shrine);
+            k -= n;
         }
         unreachable!("an activation beyond those offered")
     }
+}
+
+/// `card`'s `k`-th activation in id order: by the `k`-th paying cell, or
+/// past them by the Shrine Pool.
+#[inline]
+pub(crate) fn activation(card: u8, cells: crate::grid::Ranked16, k: usize) -> Action {
+    let pay = (k < cells.count() as usize).then(|| cells.select(k as u32) as u8);
+    Action::Spirit { card, pay }
 }
 
 /// The cells of a mask, lowest first.
@@ -212,7 +216,7 @@ fn strength_payments(realm: &Realm, pool: u8) -> (u16, bool) {
     } else if movable == 0 {
         0
     } else {
-        let tall = movable != 0 && free != 0 && realm.height(movable.trailing_zeros() as usize) >= 2;
+        let tall = free != 0 && realm.height(movable.trailing_zeros() as usize) >= 2;
         (up & !movable) | if tall { up & movable } else { 0 }
     };
     debug_assert_eq!(cells, strength_payments_by_cell(realm), "{realm:?}");
@@ -239,7 +243,6 @@ impl State {
     fn mover_realm(&self) -> &Realm {
         &self.mover().realm
     }
-
 
     /// After Elegance, Deception or Deep the very next decision is the pick.
     #[inline]
