@@ -6,7 +6,7 @@ Plays ``mcts:iterations=N`` (the rollout search) and, for each rollout weight
 deals (seeds ``SEED .. SEED+DEALS-1``), one thread, and prints each mean score,
 the paired difference to the rollout search and its standard error
 (``docs/training.md``). The rollout search's scores are cached next to NET's
-directory by seed range and iterations.
+directory by seed range and iterations (for ``builtin``, only in ``--cache``).
 
     python3 benches/paired_network.py NET --seed 7000 --deals 30 --weights 0.5
     python3 benches/paired_network.py NET --seed 5000 --deals 20 --weights 0 --cutoffs 4 8
@@ -49,17 +49,16 @@ def main() -> int:
     ap.add_argument("--time", type=float, default=None, help="seconds per decision for both searches, instead of --iterations")
     args = ap.parse_args()
     budget = f"time={args.time}" if args.time else f"iterations={args.iterations}"
-    cache = args.cache or os.path.join(os.path.dirname(os.path.abspath(args.model)), "baseline_scores.json")
+    # Beside a weights file; `builtin` has no directory, so its scores are cached only when asked.
+    cache = args.cache or (None if args.model == "builtin" else os.path.join(os.path.dirname(os.path.abspath(args.model)), "baseline_scores.json"))
     key = f"{args.seed}:{args.deals}:{args.iterations}"
-    known = json.load(open(cache)) if os.path.exists(cache) else {}
+    known = json.load(open(cache)) if cache and os.path.exists(cache) else {}
     if args.time or key not in known:
         t = time.perf_counter()
         found = scores(f"mcts:{budget}", args.seed, args.deals)
         print(f"rollout search: {time.perf_counter() - t:.0f} s", flush=True)
-        if args.time:
-            known = {key: found}
-        else:
-            known[key] = found
+        known[key] = found
+        if cache and not args.time:
             with open(cache, "w") as f:
                 json.dump(known, f)
     base = known[key]
