@@ -43,8 +43,13 @@ pub struct GameRecord {
     pub returns: [f64; MAX_PLAYERS],
     /// Sibling targets, recorded only when asked ([`Children`]): rows of
     /// [`COMPACT_OBSERVATION_SIZE`] bytes, the position after a well-visited
-    /// root move, seen by the seat that moved.
+    /// root move, seen by the seat to move there (as a search sees a leaf; in
+    /// solo, and when the game ends, the seat that moved).
     pub child_observations: Vec<u8>,
+    /// Per child: the seat that moved, relative to the seat that sees the
+    /// child (`(mover - viewer) mod players`): which of a network's relative
+    /// values `child_values` is a target for. Always 0 in solo.
+    pub child_seats: Vec<u8>,
     /// Per child: the decision (row of this game) it is a child of.
     pub child_rows: Vec<u32>,
     /// Per child: the root move (its id).
@@ -131,8 +136,10 @@ pub fn play<E: Evaluator<State>>(
                 for m in kept.into_iter().take(c.max) {
                     let mut child = s;
                     child.apply_unchecked(m.mv);
-                    child.compact_observation(seat, &mut obs);
+                    let viewer = if child.is_over() { seat } else { child.current_player() };
+                    child.compact_observation(viewer, &mut obs);
                     rec.child_observations.extend_from_slice(&obs);
+                    rec.child_seats.push(((seat + rec.players - viewer) % rec.players) as u8);
                     rec.child_rows.push((rec.to_move.len()) as u32);
                     rec.child_actions.push(m.mv.id());
                     rec.child_visits.push(m.visits.min(u32::MAX as u64) as u32);

@@ -308,6 +308,7 @@ def test_selfplay_children_are_the_well_visited_root_moves():
     share = data["policies"][rows, data["child_actions"]]
     assert np.allclose(share, data["child_visits"] / 40) and (share >= 0.1 - 1e-6).all()
     assert ((data["child_values"] >= 0) & (data["child_values"] <= 1)).all()
+    assert (data["child_seats"] == 0).all(), "solo: the mover sees every child"
     for j in range(m):  # each child is the decision's position after its move, seen by the mover
         g = dc.Game(players=1, seed=int(data["game"][rows[j]]))
         for i in np.flatnonzero(data["game"] == data["game"][rows[j]]):
@@ -322,6 +323,31 @@ def test_selfplay_children_are_the_well_visited_root_moves():
         dc.selfplay(agent, 1, players=1, children=(1.5, 3))
     with pytest.raises(ValueError):
         dc.selfplay(agent, 1, players=1, children=(0.1, 0))
+
+
+def test_selfplay_children_with_rivals_are_seen_as_a_search_sees_a_leaf():
+    # A child is seen by the seat to move there; child_seats says which relative value is the mover's.
+    agent = MCTSAgent(iterations=40)
+    data = dc.selfplay(agent, 2, players=2, seed=33, threads=2, children=(0.1, 3))
+    rows, seats = data["child_rows"], data["child_seats"]
+    assert len(seats) == len(rows) and set(seats.tolist()) == {0, 1}, "some moves pass the turn, most do not"
+    checked = {0: 0, 1: 0}
+    for j in range(len(rows)):
+        if checked[int(seats[j])] >= 6:
+            continue
+        g = dc.Game(players=2, seed=int(data["game"][rows[j]]))
+        for i in np.flatnonzero(data["game"] == data["game"][rows[j]]):
+            if i == rows[j]:
+                break
+            g.apply(dc.Action.from_id(int(data["actions"][i])))
+        mover = g.current_player
+        assert mover == data["to_move"][rows[j]]
+        g.apply(dc.Action.from_id(int(data["child_actions"][j])))
+        viewer = mover if g.is_over else g.current_player
+        assert (mover - viewer) % 2 == seats[j]
+        assert (data["child_observations"][j] == g.compact_observation(viewer)).all()
+        checked[int(seats[j])] += 1
+    assert min(checked.values()) > 0
 
 
 def test_selfplay_refuses_bad_input():

@@ -223,7 +223,9 @@ def test_value_targets_mix_the_return_with_the_search_value():
     assert solo[0, 0] == pytest.approx(0.45)
 
 
-def test_sibling_gradients_match_finite_differences():
+@pytest.mark.parametrize("players", [1, 2, 3])
+def test_sibling_gradients_match_finite_differences(players):
+    # Solo the value is a score; with rivals, the softmax's chance of the seat that moved.
     m = Model(8, 6, seed=4)
     rng = np.random.default_rng(2)
     for name in Model.NAMES:  # away from the start, and in float64 so that tiny steps can be taken past ReLU kinks
@@ -233,12 +235,19 @@ def test_sibling_gradients_match_finite_differences():
     x = features(obs).astype(np.float64)
     targets = 0.3 + 0.1 * rng.random(len(obs))
     groups = np.array([0, 0, 0, 1, 1, 2, 3, 3, 3, 3, 4, 4, 5, 5])
-    vl, cl, v, g = sibling_losses(m, x, targets, groups, absolute=0.7, centred=5.0)
+    seats = rng.integers(0, players, len(obs))
+    kw = {"players": players, "seats": seats}
+    vl, cl, v, g = sibling_losses(m, x, targets, groups, absolute=0.7, centred=5.0, **kw)
     assert v.shape == (14,) and set(g) == {"embed", "b0", "w1", "b1", "wv", "bv"}
+    if players > 1:
+        logits = np.maximum(np.clip(x @ m.embed + m.b0, 0, 1) @ m.w1 + m.b1, 0) @ m.wv[:, :players] + m.bv[:players]
+        p = np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)
+        assert np.allclose(v, p[np.arange(14), seats])
+        assert not g["wv"][:, players:].any(), "seats not in the game learn nothing"
     # The centred loss ignores what siblings share: a constant added to a group's targets.
     shifted = targets + np.where(groups == 3, 0.05, 0.0)
-    assert sibling_losses(m, x, shifted, groups, grads=False)[1] == pytest.approx(cl, rel=1e-9)
-    assert sibling_losses(m, x, shifted, groups, grads=False)[0] != pytest.approx(vl, rel=1e-3)
+    assert sibling_losses(m, x, shifted, groups, grads=False, **kw)[1] == pytest.approx(cl, rel=1e-9)
+    assert sibling_losses(m, x, shifted, groups, grads=False, **kw)[0] != pytest.approx(vl, rel=1e-3)
     checked = 0
     for name in ("wv", "bv", "w1", "b1", "b0", "embed"):
         a = getattr(m, name)
@@ -249,7 +258,7 @@ def test_sibling_gradients_match_finite_differences():
             vals = []
             for d in (eps, -eps):
                 flat[i] = old + d
-                l1, l2, _, _ = sibling_losses(m, x, targets, groups, grads=False)
+                l1, l2, _, _ = sibling_losses(m, x, targets, groups, grads=False, **kw)
                 vals.append(0.7 * l1 + 5.0 * l2)
             flat[i] = old
             numeric = (vals[0] - vals[1]) / (2 * eps)
@@ -331,10 +340,29 @@ def test_the_pipeline_with_sibling_targets_alone_in_chunks(tmp_path):
     assert last["held_child_value_loss"] < 0.05 and "policy_loss" not in last
     header = json.loads(_core.Network.load(best).header)
     assert header["training"]["config"]["targets"] == "siblings"
-    with pytest.raises(ValueError, match="solo"):
-        train(TrainConfig(directory=str(tmp_path / "r2"), players=2, targets="siblings", children_share=0.1))
+    with pytest.raises(ValueError, match="children_share"):
+        train(TrainConfig(directory=str(tmp_path / "r2"), players=2, targets="siblings", children_share=0))
     with pytest.raises(ValueError, match="targets"):
         train(TrainConfig(directory=str(tmp_path / "r3"), targets="values"))
+
+
+def test_the_pipeline_with_sibling_targets_for_two_players(tmp_path):
+    # With rivals a child's target is the chance to win of the seat that moved; the network
+    # trained on it is a network for games with rivals: searched there, refused solo.
+    cfg = TrainConfig(directory=str(tmp_path / "run"), players=2, generations=1, games=2, iterations=30,
+                      gate_games=2, gate_iterations=10, hidden=8, hidden2=4, epochs=2, threads=1, rollout_weight=0.5,
+                      priors=0, children_share=0.1, children_max=3, targets="siblings", command="test")
+    logs = []
+    best = train(cfg, log=logs.append)
+    with np.load(tmp_path / "run" / "data000-000.npz") as z:
+        assert set(z["child_seats"].tolist()) == {0, 1}
+    last = json.loads((tmp_path / "run" / "log.jsonl").read_text().splitlines()[-1])
+    assert 0 <= last["strength"] <= 1 and np.isfinite(last["held_child_value_loss"])
+    assert json.loads(_core.Network.load(best).header)["training"]["players"] == 2
+    r = dc.arena([f"mcts:iterations=10,model={best}", "mcts:iterations=10"], 2, seed=3, threads=1)
+    assert len(r.games) == 2
+    with pytest.raises(ValueError, match="trained for games with rivals"):
+        dc.arena([f"mcts:iterations=10,model={best}"], 1, seed=3, threads=1)
 
 
 def test_fit_siblings_learns_the_differences_between_siblings():

@@ -47,7 +47,8 @@ def selfplay(agent: MCTSAgent, n_games: int, players: int = 2, seed: int = 0, th
     With ``children=(share, k)``, also the sibling targets: for every searched
     decision, the root moves with at least ``share`` of the root's visits (at
     most ``k``, the most visited first), each as the position after the move
-    seen by the seat that moved and the search's mean value of that move (the
+    seen by the seat to move there (as the search sees a leaf) and the
+    search's mean value of that move for the seat that moved (the
     children of one position share its phase, so their values teach a network
     the differences between moves; ``docs/training.md``). ``M`` rows:
 
@@ -55,7 +56,10 @@ def selfplay(agent: MCTSAgent, n_games: int, players: int = 2, seed: int = 0, th
     - ``child_rows``: ``int64 (M,)``, the decision's row above;
     - ``child_actions``: ``int64 (M,)``, the root move;
     - ``child_visits``: ``int64 (M,)``, the root's visits of it;
-    - ``child_values``: ``float32 (M,)``, its mean value for the mover.
+    - ``child_values``: ``float32 (M,)``, its mean value for the mover;
+    - ``child_seats``: ``int64 (M,)``, the mover relative to the seat that sees
+      the child (``(mover - viewer) % players``; 0 in solo, and whenever the
+      mover moves again): which of a network's relative values is the target.
 
     ``agent`` is a :class:`~dragoncastle.agents.MCTSAgent` (its budget,
     tuning and evaluator; set ``noise`` and ``temperature`` on it for

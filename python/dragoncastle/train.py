@@ -10,7 +10,10 @@ numpy (``docs/training.md``):
 2. **Training.** The network learns the visit distributions (cross-entropy)
    and the final returns of the seats (solo: squared error on score / 100;
    with rivals: cross-entropy of a softmax over the seats) on the last few
-   generations' data, with Adam, starting from the current weights.
+   generations' data, with Adam, starting from the current weights. With
+   ``targets="siblings"`` a fresh network's value path learns instead the
+   search's values of each decision's well-visited moves (solo: scores; with
+   rivals: the mover's chance to win), :func:`fit_siblings`.
 3. **Gate.** The new network plays held-out deals (seeds no self-play game
    uses) against the current one, at the same iterations; it replaces it only
    if it does at least as well (solo: mean score; with rivals: win rate).
@@ -221,36 +224,59 @@ def losses(m: Model, x: np.ndarray, masks: np.ndarray, policies: np.ndarray, tar
 
 
 def sibling_losses(m: Model, x: np.ndarray, targets: np.ndarray, groups: np.ndarray, absolute: float = 1.0,
-                   centred: float = 10.0, grads: bool = True) -> tuple[float, float, np.ndarray, dict[str, np.ndarray]]:
-    """The value head on sibling targets (solo): ``x`` the features of children
-    positions, ``targets`` their search values, ``groups`` which decision each
-    child belongs to (``0 .. G-1``). Two squared errors: on the values, and on
-    the values minus their siblings' mean (the differences between moves, which
-    a search compares; a phase's bias, shared by siblings, cancels). Returns
-    both losses, the values and the gradients of
-    ``absolute * loss + centred * centred_loss`` (value path only)."""
+                   centred: float = 10.0, grads: bool = True, players: int = 1,
+                   seats: np.ndarray | None = None) -> tuple[float, float, np.ndarray, dict[str, np.ndarray]]:
+    """The value head on sibling targets: ``x`` the features of children
+    positions, ``targets`` their search values for the seat that moved,
+    ``groups`` which decision each child belongs to (``0 .. G-1``). Two
+    squared errors: on the values, and on the values minus their siblings'
+    mean (the differences between moves, which a search compares; a phase's
+    bias, shared by siblings, cancels). Returns both losses, the values and
+    the gradients of ``absolute * loss + centred * centred_loss`` (value path
+    only).
+
+    Solo, a value is the network's first output (a score / 100). With
+    ``players`` > 1 it is the chance to win that the network gives the seat
+    that moved: the softmax over the seats' outputs, at the relative seat
+    ``seats`` (``child_seats`` of :func:`dragoncastle.selfplay`), as the
+    search reads it (``Network::seat_values``)."""
     n = len(x)
     a = x @ m.embed + m.b0
     h = np.clip(a, 0.0, 1.0)
     z = h @ m.w1 + m.b1
     r = np.maximum(z, 0.0)
-    v = r @ m.wv[:, 0] + m.bv[0]
+    if players == 1:
+        v = r @ m.wv[:, 0] + m.bv[0]
+    else:
+        seats = np.zeros(n, np.int64) if seats is None else np.asarray(seats, np.int64)
+        logits = r @ m.wv[:, :players] + m.bv[:players]
+        e = np.exp(logits - logits.max(axis=1, keepdims=True))
+        p = e / e.sum(axis=1, keepdims=True)
+        v = p[np.arange(n), seats]
     t = targets.astype(np.float64)
     err = v - t
     g_count = np.bincount(groups)
     mean = lambda y: (np.bincount(groups, y) / np.maximum(g_count, 1))[groups]  # noqa: E731
-    e = (v - mean(v)) - (t - mean(t))
-    value_loss, centred_loss = float((err ** 2).mean()), float((e ** 2).mean())
+    e_c = (v - mean(v)) - (t - mean(t))
+    value_loss, centred_loss = float((err ** 2).mean()), float((e_c ** 2).mean())
     if not grads:
         return value_loss, centred_loss, v, {}
     # d/dv_i of sum_j e_j^2 is 2 e_i: the e of a group sum to zero. A lone child has e = 0.
-    dv = ((2 * absolute * err + 2 * centred * e) / n).astype(m.wv.dtype)
+    dv = (2 * absolute * err + 2 * centred * e_c) / n
+    if players == 1:
+        dout = np.zeros((n, SEATS))
+        dout[:, 0] = dv
+    else:
+        # d p_k / d logit_j = p_k (δ_kj - p_j).
+        dl = -p * v[:, None]
+        dl[np.arange(n), seats] += v
+        dout = np.zeros((n, SEATS))
+        dout[:, :players] = dl * dv[:, None]
+    dout = dout.astype(m.wv.dtype)
     g: dict[str, np.ndarray] = {}
-    g["wv"] = np.zeros_like(m.wv)
-    g["wv"][:, 0] = r.T @ dv
-    g["bv"] = np.zeros_like(m.bv)
-    g["bv"][0] = dv.sum()
-    dz = np.outer(dv, m.wv[:, 0]) * (z > 0)
+    g["wv"] = r.T @ dout
+    g["bv"] = dout.sum(axis=0)
+    dz = (dout @ m.wv.T) * (z > 0)
     g["w1"] = h.T @ dz
     g["b1"] = dz.sum(axis=0)
     da = (dz @ m.w1.T) * ((a > 0) & (a < 1))
@@ -363,10 +389,11 @@ def _fit_children(m: Model, data: dict[str, np.ndarray], cfg: TrainConfig, opt: 
     return {"child_value_loss": tv / max(k, 1), "child_centred_loss": tc / max(k, 1), **_held_children(m, data, held)}
 
 
-def _held_children(m: Model, data: dict[str, np.ndarray], held: np.ndarray) -> dict[str, float]:
+def _held_children(m: Model, data: dict[str, np.ndarray], held: np.ndarray, players: int = 1) -> dict[str, float]:
     """The sibling losses of the held-out decisions' children, how often the
     network's best child is the search's, and the centred correlation."""
     obs, q, parent = data["child_observations"], data["child_values"], data["child_rows"]
+    seats = _child_seats(data)
     hv = hc = 0.0
     hk = 0
     values: list[np.ndarray] = []
@@ -374,7 +401,7 @@ def _held_children(m: Model, data: dict[str, np.ndarray], held: np.ndarray) -> d
     groups_all: list[np.ndarray] = []
     offset = 0
     for rows, groups in _child_batches(parent, held, 1024, None):
-        v, c, vals, _ = sibling_losses(m, features(obs[rows]), q[rows], groups, grads=False)
+        v, c, vals, _ = sibling_losses(m, features(obs[rows]), q[rows], groups, grads=False, players=players, seats=seats[rows])
         hv, hc, hk = hv + v * len(rows), hc + c * len(rows), hk + len(rows)
         values.append(vals)
         targets.append(q[rows])
@@ -389,10 +416,12 @@ def _held_children(m: Model, data: dict[str, np.ndarray], held: np.ndarray) -> d
 def fit_siblings(data: dict[str, np.ndarray], hidden: int, hidden2: int, epochs: int, seed: int,
                  learning_rate: float = 1e-3, absolute: float = 1.0, centre: float = 20.0, decay: float = 1.0,
                  per_batch: int = 64, held_share: float = 0.05, log: Callable[[str], None] = print,
-                 after_epoch: Callable[[Model, int], None] | None = None) -> tuple[Model, dict[str, float]]:
+                 after_epoch: Callable[[Model, int], None] | None = None, players: int = 1) -> tuple[Model, dict[str, float]]:
     """A fresh network whose value path learns the sibling targets of ``data``
-    (``child_observations``, ``child_values``, ``child_rows`` and ``game`` as
-    :func:`dragoncastle.selfplay` returns them with ``children``).
+    (``child_observations``, ``child_values``, ``child_rows``, ``child_seats``
+    and ``game`` as :func:`dragoncastle.selfplay` returns them with
+    ``children``) of games of ``players`` (solo: scores; with rivals: the
+    chance to win of the seat that moved, :func:`sibling_losses`).
 
     Holds out ``held_share`` of the games, then trains ``epochs`` passes of
     :func:`sibling_losses` (``absolute`` on the values, ``centre`` on their
@@ -414,7 +443,7 @@ def fit_siblings(data: dict[str, np.ndarray], hidden: int, hidden2: int, epochs:
     is_held = np.isin(data["game"][decisions], held_games)
     held, train_rows = decisions[is_held], decisions[~is_held]
     log(f"  {len(parent)} children of {len(decisions)} decisions of {len(games)} games; held out: {len(held_games)} games")
-    obs, q = data["child_observations"], data["child_values"].astype(np.float64)
+    obs, q, seats = data["child_observations"], data["child_values"].astype(np.float64), _child_seats(data)
     m = Model(hidden, hidden2, seed)
     opt = Adam(m, learning_rate)
     out: dict[str, float] = {}
@@ -423,13 +452,13 @@ def fit_siblings(data: dict[str, np.ndarray], hidden: int, hidden2: int, epochs:
         tv = tc = 0.0
         k = 0
         for rows, groups in _child_batches(parent, train_rows, per_batch, rng):
-            a, c, _, g = sibling_losses(m, features(obs[rows]), q[rows], groups, absolute, centre)
+            a, c, _, g = sibling_losses(m, features(obs[rows]), q[rows], groups, absolute, centre, players=players, seats=seats[rows])
             opt.step(m, g)
             if decay:
                 for name in ("embed", "w1", "wv"):
                     setattr(m, name, (getattr(m, name) * (1 - opt.lr * decay)).astype(np.float32))
             tv, tc, k = tv + a * len(rows), tc + c * len(rows), k + len(rows)
-        out = {"child_value_loss": tv / max(k, 1), "child_centred_loss": tc / max(k, 1), **_held_children(m, data, held)}
+        out = {"child_value_loss": tv / max(k, 1), "child_centred_loss": tc / max(k, 1), **_held_children(m, data, held, players)}
         log(f"  epoch {epoch + 1}/{epochs} (lr {opt.lr:.1e}): children value {out['child_value_loss']:.6f}, centred"
             f" {out['child_centred_loss']:.7f}; held out: value {out['held_child_value_loss']:.6f}, centred"
             f" {out['held_child_centred_loss']:.7f}, best child agrees {out['held_child_agreement']:.3f},"
@@ -437,6 +466,13 @@ def fit_siblings(data: dict[str, np.ndarray], hidden: int, hidden2: int, epochs:
         if after_epoch is not None:
             after_epoch(m, epoch + 1)
     return m, out
+
+
+def _child_seats(data: dict[str, np.ndarray]) -> np.ndarray:
+    """Which relative value each child's target is for (solo data written before
+    ``child_seats`` existed: all 0)."""
+    seats = data.get("child_seats")
+    return np.zeros(len(data["child_rows"]), np.int64) if seats is None else seats
 
 
 def _agent(cfg: TrainConfig, model: str | None, iterations: int, selfplay_noise: bool) -> MCTSAgent:
@@ -481,8 +517,8 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> str:
         log(f"continuing {cfg.directory} after generation {state['generation']} (best: {state['best']})")
     if cfg.targets not in ("visits", "siblings"):
         raise ValueError(f"targets is 'visits' or 'siblings'; got {cfg.targets!r}")
-    if cfg.targets == "siblings" and (cfg.players != 1 or cfg.children_share <= 0):
-        raise ValueError("sibling targets need solo self-play (players=1) that records children (children_share > 0)")
+    if cfg.targets == "siblings" and cfg.children_share <= 0:
+        raise ValueError("sibling targets need self-play that records children (children_share > 0)")
     if cfg.chunk < 1:
         raise ValueError(f"chunk must be at least 1; got {cfg.chunk}")
     rng = np.random.default_rng(cfg.seed + 7919 * state["generation"])
@@ -498,7 +534,8 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> str:
         log(f"  {decisions} decisions; training on {len(window['to_move'])} from the last {min(cfg.window, g + 1)} generation(s)")
         if cfg.targets == "siblings":
             model, metrics = fit_siblings(window, cfg.hidden, cfg.hidden2, cfg.epochs, cfg.seed + g, cfg.learning_rate,
-                                          cfg.child_weight, cfg.centre_weight, cfg.decay, max(1, cfg.batch // 4), log=log)
+                                          cfg.child_weight, cfg.centre_weight, cfg.decay, max(1, cfg.batch // 4), log=log,
+                                          players=cfg.players)
         else:
             model = Model.from_network(_core.Network.load(state["best"])) if state["best"] else Model(cfg.hidden, cfg.hidden2, cfg.seed)
             metrics = fit(model, window, cfg, rng, log)
@@ -542,7 +579,8 @@ def _selfplay_chunks(cfg: TrainConfig, agent: MCTSAgent, g: int, log: Callable[[
             n = min(cfg.chunk, cfg.games - first)
             data = selfplay(agent, n, players=cfg.players, seed=cfg.seed + g * cfg.games + first,
                             threads=cfg.threads, spirits=cfg.spirits or None, dragons=cfg.dragons or None,
-                            children=(cfg.children_share, cfg.children_max) if cfg.children_share > 0 and cfg.players == 1 else None)
+                            children=(cfg.children_share, cfg.children_max)
+                            if cfg.children_share > 0 and (cfg.players == 1 or cfg.targets == "siblings") else None)
             # Policies are mostly zeros: stored sparse.
             rows, cols = np.nonzero(data["policies"])
             arrays: dict[str, Any] = {k: v for k, v in data.items() if k != "policies"}
@@ -563,7 +601,8 @@ def _load_window(cfg: TrainConfig, g: int) -> dict[str, np.ndarray]:
             with np.load(os.path.join(cfg.directory, f"data{k:03d}-{c:03d}.npz")) as z:
                 d = {name: z[name] for name in z.files}
             if cfg.targets == "siblings":
-                d = {name: d[name] for name in ("to_move", "game", "child_observations", "child_values", "child_rows")}
+                d = {name: d[name] for name in ("to_move", "game", "child_observations", "child_values", "child_rows",
+                                                "child_seats") if name in d}
             else:
                 policies = np.zeros((len(d["to_move"]), _core.NUM_ACTIONS), np.float32)
                 policies[d.pop("policy_rows"), d.pop("policy_cols")] = d.pop("policy_values")

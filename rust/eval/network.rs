@@ -283,9 +283,13 @@ impl Network {
             return;
         }
         let top = relative[..players].iter().copied().fold(f32::NEG_INFINITY, f32::max);
-        let exps: Vec<f64> = relative[..players].iter().map(|&x| ((x - top) as f64).exp()).collect();
-        let total: f64 = exps.iter().sum();
-        for (k, e) in exps.iter().enumerate() {
+        // An array, not a Vec: this runs once per leaf.
+        let mut exps = [0f64; MAX_SEATS];
+        for (e, &x) in exps.iter_mut().zip(&relative[..players]) {
+            *e = ((x - top) as f64).exp();
+        }
+        let total: f64 = exps[..players].iter().sum();
+        for (k, e) in exps[..players].iter().enumerate() {
             out[(mover + k) % players] = e / total;
         }
     }

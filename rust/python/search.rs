@@ -313,7 +313,7 @@ pub fn selfplay<'py>(
     let mut policies = Vec::with_capacity(rows * NUM_ACTIONS);
     let (mut to_move, mut actions, mut returns, mut game) = (Vec::with_capacity(rows), Vec::with_capacity(rows), Vec::with_capacity(rows * players), Vec::with_capacity(rows));
     let mut values = Vec::with_capacity(rows);
-    let (mut c_obs, mut c_rows, mut c_actions, mut c_visits, mut c_values) = (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut c_obs, mut c_rows, mut c_actions, mut c_visits, mut c_values, mut c_seats) = (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for g in games {
         // Children point at their decision's row in the whole run.
         let first = to_move.len() as i64;
@@ -322,6 +322,7 @@ pub fn selfplay<'py>(
         c_actions.extend(g.child_actions.iter().map(|&a| a as i64));
         c_visits.extend(g.child_visits.iter().map(|&v| v as i64));
         c_values.extend_from_slice(&g.child_values);
+        c_seats.extend(g.child_seats.iter().map(|&p| p as i64));
         obs.extend_from_slice(&g.observations);
         masks.extend_from_slice(&g.masks);
         policies.extend_from_slice(&g.policies);
@@ -349,6 +350,7 @@ pub fn selfplay<'py>(
         d.set_item("child_actions", PyArray1::from_vec(py, c_actions))?;
         d.set_item("child_visits", PyArray1::from_vec(py, c_visits))?;
         d.set_item("child_values", PyArray1::from_vec(py, c_values))?;
+        d.set_item("child_seats", PyArray1::from_vec(py, c_seats))?;
     }
     Ok(d)
 }
