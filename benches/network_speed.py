@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Iterations per second of the rollout search and of a network-guided search,
-side by side on the same solo positions (``docs/training.md``).
+side by side on the same positions (``docs/training.md``): solo by default,
+``--players``, ``--spirits`` and ``--dragons`` as for a game (a network for
+games with rivals with ``--players 2`` and more).
 
 For each deal ``SEED ..``, the position after ``--steps`` decisions of the
 rollout search at 200 iterations; then each search runs ``--seconds`` on it,
@@ -10,6 +12,7 @@ positions), so that a network-guided search can be given the iterations the
 rollout search makes in the same time. Run it on an otherwise idle machine.
 
     python3 benches/network_speed.py --model builtin --deals 6 --seconds 1
+    python3 benches/network_speed.py --model NET --spirits 1 --dragons 1
 """
 
 from __future__ import annotations
@@ -28,13 +31,16 @@ def main() -> int:
     ap.add_argument("--deals", type=int, default=6)
     ap.add_argument("--steps", type=int, default=20)
     ap.add_argument("--seconds", type=float, default=1.0)
+    ap.add_argument("--players", type=int, default=1)
+    ap.add_argument("--spirits", type=int, default=0)
+    ap.add_argument("--dragons", type=int, default=0)
     args = ap.parse_args()
     walker = MCTSAgent(iterations=200, seed=1)
     rollout = MCTSAgent(time_limit=args.seconds, seed=1)
     network = MCTSAgent(time_limit=args.seconds, seed=1, model=args.model)
     rates: dict[str, list[float]] = {"rollout": [], "network": []}
     for deal in range(args.seed, args.seed + args.deals):
-        g = dc.Game(players=1, seed=deal)
+        g = dc.Game(players=args.players, seed=deal, spirits=args.spirits or None, dragons=args.dragons or None)
         for _ in range(args.steps):
             if g.is_over:
                 break

@@ -11,6 +11,12 @@ directory by seed range and iterations (for ``builtin``, only in ``--cache``).
     python3 benches/paired_network.py NET --seed 7000 --deals 30 --weights 0.5
     python3 benches/paired_network.py NET --seed 5000 --deals 20 --weights 0 --cutoffs 4 8
     python3 benches/paired_network.py NET --seed 7300 --deals 60 --time 0.05   # equal time per decision
+    python3 benches/paired_network.py NET --iterations 10000 --network-iterations 8200 --spirits 1 --dragons 1
+
+``--network-iterations`` gives the network-guided search its own budget
+(equal time set from ``benches/network_speed.py``'s ratio, reproducible where
+``--time`` is not); ``--spirits`` and ``--dragons`` deal that many cards
+(the standard game: 1 and 1); ``--threads`` plays that many games at once.
 
 With ``--time T`` both searches get ``T`` seconds per decision instead of a
 number of iterations (the network's leaves cost more, so it searches fewer):
@@ -30,8 +36,8 @@ import time
 from dragoncastle.arena import arena
 
 
-def scores(spec: str, seed: int, deals: int) -> list[int]:
-    r = arena([spec], deals, seed=seed, threads=1)
+def scores(spec: str, seed: int, deals: int, threads: int = 1, spirits: int = 0, dragons: int = 0) -> list[int]:
+    r = arena([spec], deals, seed=seed, threads=threads, spirits=spirits or None, dragons=dragons or None)
     by_seed = {g["seed"]: g["scores"][0] for g in r.games}
     return [by_seed[s] for s in range(seed, seed + deals)]
 
@@ -47,15 +53,20 @@ def main() -> int:
                     help="learned cut-offs: rollouts of this many decisions, then the network (cutoff=d)")
     ap.add_argument("--cache", default=None, help="file caching the rollout search's scores (default: beside the model)")
     ap.add_argument("--time", type=float, default=None, help="seconds per decision for both searches, instead of --iterations")
+    ap.add_argument("--network-iterations", type=int, default=None, help="the network-guided search's iterations (default: --iterations)")
+    ap.add_argument("--spirits", type=int, default=0)
+    ap.add_argument("--dragons", type=int, default=0)
+    ap.add_argument("--threads", type=int, default=1, help="games played at once (one thread each)")
     args = ap.parse_args()
     budget = f"time={args.time}" if args.time else f"iterations={args.iterations}"
     # Beside a weights file; `builtin` has no directory, so its scores are cached only when asked.
     cache = args.cache or (None if args.model == "builtin" else os.path.join(os.path.dirname(os.path.abspath(args.model)), "baseline_scores.json"))
-    key = f"{args.seed}:{args.deals}:{args.iterations}"
+    cards = dict(threads=args.threads, spirits=args.spirits, dragons=args.dragons)
+    key = f"{args.seed}:{args.deals}:{args.iterations}" + (f":{args.spirits}+{args.dragons}" if args.spirits or args.dragons else "")
     known = json.load(open(cache)) if cache and os.path.exists(cache) else {}
     if args.time or key not in known:
         t = time.perf_counter()
-        found = scores(f"mcts:{budget}", args.seed, args.deals)
+        found = scores(f"mcts:{budget}", args.seed, args.deals, **cards)
         print(f"rollout search: {time.perf_counter() - t:.0f} s", flush=True)
         known[key] = found
         if cache and not args.time:
@@ -63,12 +74,17 @@ def main() -> int:
                 json.dump(known, f)
     base = known[key]
     label = f"{args.time} s per decision" if args.time else f"{args.iterations} iterations"
+    if args.network_iterations and not args.time:
+        label += f" (network-guided: {args.network_iterations})"
+        budget = f"iterations={args.network_iterations}"
+    if args.spirits or args.dragons:
+        label += f", {args.spirits} Spirit(s) + {args.dragons} Dragon(s)"
     print(f"deals {args.seed}..{args.seed + args.deals - 1}, {label}")
     print(f"  rollout search: mean {statistics.mean(base):.2f}")
     for w, cut in [(w, c) for w in args.weights for c in (args.cutoffs or [None])]:
         t = time.perf_counter()
         extra = f",cutoff={cut}" if cut is not None else ""
-        mine = scores(f"mcts:{budget},model={args.model},priors=off,rollout_weight={w}{extra}", args.seed, args.deals)
+        mine = scores(f"mcts:{budget},model={args.model},priors=off,rollout_weight={w}{extra}", args.seed, args.deals, **cards)
         d = [a - b for a, b in zip(mine, base)]
         se = statistics.stdev(d) / math.sqrt(len(d))
         print(f"  network, rollout_weight={w}{extra}: mean {statistics.mean(mine):.2f}; paired difference {statistics.mean(d):+.2f}"
