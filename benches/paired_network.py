@@ -13,9 +13,10 @@ directory by seed range and iterations (for ``builtin``, only in ``--cache``).
     python3 benches/paired_network.py NET --seed 7300 --deals 60 --time 0.05   # equal time per decision
     python3 benches/paired_network.py NET --iterations 10000 --network-iterations 8200 --spirits 1 --dragons 1
 
-``--network-iterations`` gives the network-guided search its own budget
-(equal time set from ``benches/network_speed.py``'s ratio, reproducible where
-``--time`` is not); ``--spirits`` and ``--dragons`` deal that many cards
+``--network-iterations`` gives the network-guided search its own budget (for
+example ``benches/network_speed.py``'s ratio of the rollout search's: a guide
+to equal time, not a clock; ``--time`` is the measure at equal time);
+``--spirits`` and ``--dragons`` deal that many cards
 (the standard game: 1 and 1); ``--threads`` plays that many games at once.
 
 With ``--time T`` both searches get ``T`` seconds per decision instead of a
@@ -58,6 +59,8 @@ def main() -> int:
     ap.add_argument("--dragons", type=int, default=0)
     ap.add_argument("--threads", type=int, default=1, help="games played at once (one thread each)")
     args = ap.parse_args()
+    if args.time and args.network_iterations:
+        ap.error("--network-iterations is for iteration budgets; with --time both searches get the same clock")
     budget = f"time={args.time}" if args.time else f"iterations={args.iterations}"
     # Beside a weights file; `builtin` has no directory, so its scores are cached only when asked.
     cache = args.cache or (None if args.model == "builtin" else os.path.join(os.path.dirname(os.path.abspath(args.model)), "baseline_scores.json"))
