@@ -174,12 +174,18 @@ def test_the_pipeline_runs_end_to_end_and_resumes(tmp_path):
     logs = []
     best = train(cfg, log=logs.append)
     assert best.endswith("gen001.dcnet")
-    assert any("gate" in line for line in logs)
+    # The first network is kept whatever its gate against the rollout search says, and the log says which.
+    gate = [line for line in logs if "gate" in line]
+    assert len(gate) == 1 and "(rollout search: " in gate[0] and "-> kept as the first network" in gate[0]
+    first = json.loads((tmp_path / "run" / "log.jsonl").read_text().splitlines()[0])
+    assert gate[0].endswith("below the rollout search") == (first["strength"] < first["current"])
     # A longer run in the same directory continues after generation 1.
     cfg.generations = 2
     logs.clear()
     best2 = train(cfg, log=logs.append)
     assert logs[0].startswith("continuing") and any("generation 2/2" in line for line in logs)
+    gate = [line for line in logs if "gate" in line]
+    assert len(gate) == 1 and "(current: " in gate[0] and gate[0].endswith(("-> accepted", "-> rejected"))
     lines = (tmp_path / "run" / "log.jsonl").read_text().splitlines()
     assert [json.loads(line)["generation"] for line in lines] == [1, 2]
     net = _core.Network.load(best2)

@@ -550,9 +550,14 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> str:
         if previous is None and state["best"] is None:
             previous = _strength(cfg, None, cfg.gate_games, cfg.gate_iterations)
             state["rollout_strength"] = previous
-        accepted = state["best"] is None or strength >= previous
+        # The first network is kept whatever its gate says: the next generation's
+        # self-play needs one, and the log says when it is below the rollout search.
+        first = state["best"] is None
+        accepted = first or strength >= previous
+        verdict = "accepted" if not first else "kept as the first network" + (
+            "" if strength >= previous else ", below the rollout search")
         log(f"  gate on {cfg.gate_games} held-out deals at {cfg.gate_iterations} iterations: {strength:.3f}"
-            f" (current: {previous:.3f}) -> {'accepted' if accepted else 'rejected'}")
+            f" ({'rollout search' if first else 'current'}: {previous:.3f}) -> {verdict if accepted else 'rejected'}")
         if accepted:
             state["best"], state["best_strength"] = path, strength
         state["generation"] = g + 1
