@@ -188,6 +188,13 @@ def test_the_pipeline_runs_end_to_end_and_resumes(tmp_path):
     assert len(gate) == 1 and "(current: " in gate[0] and gate[0].endswith(("-> accepted", "-> rejected"))
     lines = (tmp_path / "run" / "log.jsonl").read_text().splitlines()
     assert [json.loads(line)["generation"] for line in lines] == [1, 2]
+    # Settings that decide which games the data files hold cannot change in a continued run.
+    state = (tmp_path / "run" / "state.json").read_text()
+    cfg.generations, cfg.games = 3, 4
+    with pytest.raises(ValueError, match="games was 3, now 4"):
+        train(cfg, log=logs.append)
+    assert (tmp_path / "run" / "state.json").read_text() == state
+    assert not (tmp_path / "run" / "data002-000.npz").exists()
     net = _core.Network.load(best2)
     assert json.loads(net.header)["training"]["command"] == "test"
 

@@ -510,10 +510,17 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> str:
     """Run (or continue) the training of ``cfg``; returns the path of the best weights."""
     os.makedirs(cfg.directory, exist_ok=True)
     state_path = os.path.join(cfg.directory, "state.json")
-    state: dict[str, Any] = {"generation": 0, "best": None, "best_strength": None, "seconds": 0.0}
+    # What decides which games a generation's data files hold: a run continued with
+    # other values would read files that are not there, or mix games of other modes.
+    layout = {k: getattr(cfg, k) for k in ("games", "chunk", "players", "spirits", "dragons", "seed")}
+    state: dict[str, Any] = {"generation": 0, "best": None, "best_strength": None, "seconds": 0.0, "layout": layout}
     if os.path.exists(state_path):
         with open(state_path) as f:
             state = json.load(f)
+        changed = {k: (v, layout[k]) for k, v in state.get("layout", layout).items() if layout.get(k) != v}
+        if changed:
+            raise ValueError(f"{cfg.directory} was started with other self-play settings; continue it with the same ones "
+                             "or use another directory: " + ", ".join(f"{k} was {a}, now {b}" for k, (a, b) in changed.items()))
         log(f"continuing {cfg.directory} after generation {state['generation']} (best: {state['best']})")
     if cfg.targets not in ("visits", "siblings"):
         raise ValueError(f"targets is 'visits' or 'siblings'; got {cfg.targets!r}")
