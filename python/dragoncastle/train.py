@@ -561,10 +561,12 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> str:
         # self-play needs one, and the log says when it is below the rollout search.
         first = state["best"] is None
         accepted = first or strength >= previous
-        verdict = "accepted" if not first else "kept as the first network" + (
-            "" if strength >= previous else ", below the rollout search")
+        if first:
+            verdict = "kept as the first network" + ("" if strength >= previous else ", below the rollout search")
+        else:
+            verdict = "accepted" if accepted else "rejected"
         log(f"  gate on {cfg.gate_games} held-out deals at {cfg.gate_iterations} iterations: {strength:.3f}"
-            f" ({'rollout search' if first else 'current'}: {previous:.3f}) -> {verdict if accepted else 'rejected'}")
+            f" ({'rollout search' if first else 'current'}: {previous:.3f}) -> {verdict}")
         if accepted:
             state["best"], state["best_strength"] = path, strength
         state["generation"] = g + 1
