@@ -377,6 +377,31 @@ def test_tree_reuse_in_solo():
     assert agent.search(dc.Game(players=1, seed=3)).nodes <= n + 1
 
 
+def test_reuse_weight_shrinks_the_kept_visits():
+    """``reuse_weight=w`` continues the kept tree with its counts times w: a
+    solo search after one decision holds its own iterations plus a share of
+    the kept visits, fewer than at full weight and more than a fresh search;
+    a weight outside (0, 1] raises ValueError."""
+    n = 400
+    visited = {}
+    for w in (1.0, 0.25):
+        agent = MCTSAgent(iterations=n, seed=1, reuse_tree=True, reuse_weight=w)
+        g = dc.Game(players=1, seed=3)
+        while len(g.legal_actions()) == 1:
+            g.apply(g.legal_actions()[0])
+        g.apply(agent.search(g).action)
+        while len(g.legal_actions()) == 1:
+            g.apply(g.legal_actions()[0])
+        visited[w] = sum(agent.search(g).visits.values())
+    assert n < visited[0.25] < visited[1.0], visited
+    for bad in (0, -0.5, 1.5, float("nan")):
+        with pytest.raises(ValueError, match="reuse_weight"):
+            MCTSAgent(iterations=10, reuse_tree=True, reuse_weight=bad)
+    with pytest.raises(ValueError, match="reuse_weight"):
+        dc.agents.from_spec("mcts:iterations=10,reuse=true,reuse_weight=2")
+    assert dc.agents.from_spec("mcts:iterations=10,reuse=true,reuse_weight=0.3").tuning["reuse_weight"] == 0.3
+
+
 def test_tree_reuse_does_not_leak_into_another_deal():
     """A kept tree belongs to one game: searching another deal at the same
     (empty) history must give what a fresh agent with the same seed gives, and

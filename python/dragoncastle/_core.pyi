@@ -649,6 +649,7 @@ class MCTS:
         epsilon: float = 0.0,
         rollout_depth: Optional[int] = None,
         reuse_tree: bool = False,
+        reuse_weight: Optional[float] = None,  # 1.0
         determinize: bool = True,
         max_nodes: Optional[int] = None,  # 4000000
         widening: Optional[float] = ...,  # 1.0

@@ -142,7 +142,9 @@ class MCTSAgent:
     after so many decisions and evaluate), ``widening`` (progressive
     widening constant, default 1; ``None`` expands every legal action),
     ``reuse_tree`` (keep the subtree of the actions played since the last
-    search; stronger, see ``docs/search.md``), ``max_nodes``.
+    search; see ``docs/search.md``), ``reuse_weight`` (in (0, 1], default 1:
+    the weight of the kept tree's statistics in the next search, which shrinks
+    them while keeping every mean), ``max_nodes``.
 
     A search that learns (``docs/search.md``, ``docs/training.md``):
     ``model`` is the path of a weights file written by ``dragoncastle
@@ -242,8 +244,8 @@ class MCTSAgent:
         return f"MCTSAgent({', '.join(parts)})"
 
 
-_TUNING = {"exploration", "reward", "rollout", "epsilon", "rollout_depth", "reuse_tree", "determinize", "max_nodes",
-           "widening", "model", "priors", "evaluator", "batch_size", "rollout_weight", "noise", "temperature",
+_TUNING = {"exploration", "reward", "rollout", "epsilon", "rollout_depth", "reuse_tree", "reuse_weight", "determinize",
+           "max_nodes", "widening", "model", "priors", "evaluator", "batch_size", "rollout_weight", "noise", "temperature",
            "cutoff"}
 
 
@@ -252,7 +254,7 @@ def from_spec(spec: str, seed: int | None = None) -> Any:
     ``random``, ``greedy``, ``dragon``, ``mcts:iterations=2000,c=0.3`` (``docs/search.md``).
 
     >>> from_spec("mcts:iterations=50,rollout=random")
-    MCTSAgent(iterations=50, exploration=None, reward='win', rollout='random', epsilon=0.0, rollout_depth=None, reuse_tree=False, max_nodes=4000000, widening=1.0)
+    MCTSAgent(iterations=50, exploration=None, reward='win', rollout='random', epsilon=0.0, rollout_depth=None, reuse_tree=False, reuse_weight=1.0, max_nodes=4000000, widening=1.0)
     """
     name, params = _core.agent_spec(spec)
     if name == "random":

@@ -105,6 +105,7 @@ impl AgentSpec {
                                 _ => return Err(bad(format!("reuse is true or false, got {v:?}"))),
                             }
                         }
+                        "reuse_weight" => cfg.reuse_weight = num(v)?,
                         "max_nodes" => cfg.max_nodes = int(v)? as usize,
                         "widening" => cfg.widening = if matches!(v, "off" | "none") { None } else { Some(num(v)?) },
                         "model" => model = Some(Arc::new(load_model(v).map_err(bad)?)),
@@ -200,7 +201,7 @@ mod tests {
         };
         let LeafEval::Rollout(eval) = eval else { panic!() };
         assert_eq!((config.iterations, config.exploration, eval.rollout, reuse), (Some(50), 0.3, Rollout::Random, true));
-        for bad in ["mcts:iterations=x", "mcts:foo=1", "greedy:x=1", "mcts:iterations", "mcts:iterations=0", "mcts:time=-1", "nobody", "mcts:epsilon=2", "mcts:time=1e300", "mcts:max_nodes=2", "mcts:model=/nonexistent", "mcts:rollout_weight=0.5", "mcts:cutoff=4", "mcts:cutoff=x"] {
+        for bad in ["mcts:iterations=x", "mcts:foo=1", "greedy:x=1", "mcts:iterations", "mcts:iterations=0", "mcts:time=-1", "nobody", "mcts:epsilon=2", "mcts:time=1e300", "mcts:max_nodes=2", "mcts:reuse_weight=0", "mcts:reuse_weight=1.5", "mcts:model=/nonexistent", "mcts:rollout_weight=0.5", "mcts:cutoff=4", "mcts:cutoff=x"] {
             assert!(AgentSpec::parse(bad).is_err(), "{bad}");
         }
     }

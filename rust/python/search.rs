@@ -55,7 +55,7 @@ impl PyMcts {
     #[new]
     // Defaults left out (None) are those of the spec parser: `Config::default()`
     // and `RolloutEval::default()`.
-    #[pyo3(signature = (iterations = None, time_limit = None, threads = 1, *, exploration = None, reward = None, rollout = None, epsilon = 0.0, rollout_depth = None, reuse_tree = false, determinize = true, max_nodes = None, widening = Some(search::DEFAULT_WIDENING), model = None, priors = None, evaluator = None, batch_size = None, rollout_weight = None, noise = None, temperature = 0.0, cutoff = None))]
+    #[pyo3(signature = (iterations = None, time_limit = None, threads = 1, *, exploration = None, reward = None, rollout = None, epsilon = 0.0, rollout_depth = None, reuse_tree = false, reuse_weight = None, determinize = true, max_nodes = None, widening = Some(search::DEFAULT_WIDENING), model = None, priors = None, evaluator = None, batch_size = None, rollout_weight = None, noise = None, temperature = 0.0, cutoff = None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         iterations: Option<u64>,
@@ -67,6 +67,7 @@ impl PyMcts {
         epsilon: f64,
         rollout_depth: Option<u32>,
         reuse_tree: bool,
+        reuse_weight: Option<f64>,
         determinize: bool,
         max_nodes: Option<usize>,
         widening: Option<f64>,
@@ -94,6 +95,7 @@ impl PyMcts {
             widening,
             noise,
             temperature,
+            reuse_weight: reuse_weight.unwrap_or(base.reuse_weight),
             ..base
         };
         search::check(&cfg).map_err(PyValueError::new_err)?;
@@ -387,6 +389,7 @@ pub fn agent_spec<'py>(py: Python<'py>, text: &str) -> PyResult<(String, Bound<'
             d.set_item("epsilon", epsilon as f64)?;
             d.set_item("rollout_depth", eval.depth)?;
             d.set_item("reuse_tree", reuse)?;
+            d.set_item("reuse_weight", c.reuse_weight)?;
             d.set_item("max_nodes", c.max_nodes)?;
             d.set_item("widening", c.widening)?;
             "mcts"

@@ -183,6 +183,9 @@ pub struct Config {
     /// The final choice: 0 takes the most visited move; `t > 0` draws a root
     /// move with probability proportional to `visits^(1/t)` (self-play).
     pub temperature: f64,
+    /// The weight in `(0, 1]` of a kept tree's statistics when a search
+    /// continues it ([`Tree::discount`]); 1 keeps them whole.
+    pub reuse_weight: f64,
 }
 
 impl Default for Config {
@@ -198,6 +201,7 @@ impl Default for Config {
             widening: Some(DEFAULT_WIDENING),
             noise: None,
             temperature: 0.0,
+            reuse_weight: 1.0,
         }
     }
 }
@@ -302,6 +306,9 @@ pub fn check(cfg: &Config) -> Result<(), String> {
     if !(cfg.temperature.is_finite() && cfg.temperature >= 0.0) {
         return Err(format!("temperature must be a number >= 0; got {}", cfg.temperature));
     }
+    if !(cfg.reuse_weight > 0.0 && cfg.reuse_weight <= 1.0) {
+        return Err(format!("reuse_weight must be in (0, 1]; got {}", cfg.reuse_weight));
+    }
     if cfg.widening.is_some_and(|k| !(k.is_finite() && k > 0.0)) {
         return Err("widening must be a positive number".into());
     }
@@ -363,7 +370,13 @@ pub fn search_until<G: SearchGame, E: Evaluator<G>>(
     let mut trees: Vec<Tree<G::Move>> = Vec::with_capacity(threads);
     let mut done = vec![0u64; threads];
     if threads == 1 {
-        let mut t = reuse.filter(|t| t.observer() == observer).unwrap_or_else(|| Tree::new(observer));
+        let mut t = match reuse.filter(|t| t.observer() == observer) {
+            Some(mut t) => {
+                t.discount(cfg.reuse_weight);
+                t
+            }
+            None => Tree::new(observer),
+        };
         let mut rng = SplitMix64::stream(cfg.seed, stream::SEARCH);
         done[0] = t.run(root, cfg, eval, &mut rng, &Budget::new(cfg, total, start, stop))?;
         trees.push(t);

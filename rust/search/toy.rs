@@ -340,3 +340,40 @@ fn a_time_limit_ends_a_batched_search() {
     assert!(r.iterations > 0);
     assert!(start.elapsed().as_secs_f64() < 2.0);
 }
+
+#[test]
+fn a_kept_tree_is_discounted_with_its_means_unchanged() {
+    // Grow a Nim tree, re-root it two moves down (the same seat to move),
+    // then continue it at weight 0.1: the continued root's counts are the new
+    // iterations plus a tenth of the kept ones, and every kept child's mean is
+    // as it was.
+    let g = Nim { stones: 13, to_move: 0 };
+    let (first, tree) = search_until(&g, &Config { widening: None, ..cfg(20_000, 0.7) }, &RandomRollout, None, None).unwrap();
+    let mut tree = tree.unwrap();
+    let path = &first.pv[..2];
+    assert!(tree.advance(path));
+    let after = Nim { stones: 13 - path[0] - path[1], to_move: 0 };
+    let kept = tree.root_visits();
+    let before: Vec<_> = (1..=3).filter_map(|k| tree.root_child(k, 0).map(|(n, w)| (k, n, w / n as f64))).collect();
+    assert!(kept > 1000 && !before.is_empty(), "{kept} visits kept");
+    let mut shrunk = tree.clone();
+    shrunk.discount(0.1);
+    assert_eq!(shrunk.root_visits(), (kept as f64 * 0.1).round() as u64);
+    for &(k, n, mean) in &before {
+        let (n2, w2) = shrunk.root_child(k, 0).unwrap();
+        assert_eq!(n2, ((n as f64 * 0.1).round() as u64).max(1));
+        assert!((w2 / n2 as f64 - mean).abs() < 1e-12);
+    }
+    // The search continues the discounted tree: its root holds the new
+    // iterations on top of the shrunk counts.
+    let c = Config { widening: None, reuse_weight: 0.1, ..cfg(500, 0.7) };
+    let (_, next) = search_until(&after, &c, &RandomRollout, Some(tree), None).unwrap();
+    assert_eq!(next.unwrap().root_visits(), (kept as f64 * 0.1).round() as u64 + 500);
+    // Weight 1 keeps the counts whole; a weight outside (0, 1] is refused.
+    let mut whole = shrunk.clone();
+    whole.discount(1.0);
+    assert_eq!(whole.root_visits(), shrunk.root_visits());
+    for w in [0.0, -1.0, 1.5, f64::NAN] {
+        assert!(check(&Config { reuse_weight: w, ..cfg(10, 0.7) }).is_err(), "{w}");
+    }
+}

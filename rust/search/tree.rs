@@ -171,6 +171,28 @@ impl<M: Copy + Eq + std::fmt::Debug> Tree<M> {
         true
     }
 
+    /// Weigh the kept statistics by `weight` in `(0, 1]` before a new search
+    /// continues the tree: visits, availability and value sums shrink by it,
+    /// every mean stays as it was, and a visited node keeps at least one visit
+    /// (UCB1 reads an unvisited child's mean as 0). A re-rooted tree's counts
+    /// come from determinizations that the moves since may have contradicted
+    /// (a covered tile uncovered); at full weight a long search's
+    /// kept visits outnumber the next search's and decide its move.
+    pub fn discount(&mut self, weight: f64) {
+        if weight >= 1.0 {
+            return;
+        }
+        for node in &mut self.nodes {
+            if node.visits > 0 {
+                let kept = ((node.visits as f64 * weight).round() as u32).max(1);
+                let f = kept as f64 / node.visits as f64;
+                node.value.iter_mut().for_each(|v| *v *= f);
+                node.visits = kept;
+            }
+            node.available = ((node.available as f64 * weight).round() as u32).max(node.visits);
+        }
+    }
+
     /// Run iterations from `root` until the budget is spent; returns how many.
     /// Leaves are gathered in batches of the evaluator's size, each path
     /// holding a virtual loss (a visit without value) until its value is backed
@@ -523,6 +545,36 @@ pub(super) fn gamma(alpha: f64, rng: &mut SplitMix64) -> f64 {
         let u = rng.unit().max(f64::MIN_POSITIVE);
         if u.ln() < 0.5 * x * x + d - d * v + d * v.ln() {
             return d * v;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::toy::Nim;
+    use super::super::{search_until, Config};
+    use super::super::toy::RandomRollout;
+
+    #[test]
+    fn discount_scales_every_count_and_keeps_every_mean() {
+        let cfg = Config { iterations: Some(5000), widening: None, exploration: 0.7, ..Config::default() };
+        let (_, tree) = search_until(&Nim { stones: 11, to_move: 0 }, &cfg, &RandomRollout, None, None).unwrap();
+        let before = tree.unwrap();
+        let mut after = before.clone();
+        after.discount(0.3);
+        assert_eq!(before.nodes.len(), after.nodes.len());
+        for (a, b) in before.nodes.iter().zip(&after.nodes) {
+            let visits = if a.visits == 0 { 0 } else { ((a.visits as f64 * 0.3).round() as u32).max(1) };
+            assert_eq!(b.visits, visits);
+            assert_eq!(b.available, ((a.available as f64 * 0.3).round() as u32).max(visits));
+            assert!(b.available >= b.visits);
+            for (x, y) in a.value.iter().zip(&b.value) {
+                if a.visits > 0 {
+                    assert!((x / a.visits as f64 - y / b.visits as f64).abs() < 1e-12);
+                } else {
+                    assert_eq!((*x, *y), (0.0, 0.0));
+                }
+            }
         }
     }
 }
