@@ -144,7 +144,8 @@ class MCTSAgent:
     ``reuse_tree`` (keep the subtree of the actions played since the last
     search; see ``docs/search.md``), ``reuse_weight`` (in (0, 1], default 1:
     the weight of the kept tree's statistics in the next search, which shrinks
-    them while keeping every mean), ``max_nodes``.
+    them while keeping every mean; at one second per decision 0.2 is far
+    stronger than 1, ``docs/search.md``), ``max_nodes``.
 
     A search that learns (``docs/search.md``, ``docs/training.md``):
     ``model`` is the path of a weights file written by ``dragoncastle

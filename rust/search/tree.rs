@@ -551,9 +551,8 @@ pub(super) fn gamma(alpha: f64, rng: &mut SplitMix64) -> f64 {
 
 #[cfg(test)]
 mod tests {
-    use super::super::toy::Nim;
+    use super::super::toy::{Nim, RandomRollout};
     use super::super::{search_until, Config};
-    use super::super::toy::RandomRollout;
 
     #[test]
     fn discount_scales_every_count_and_keeps_every_mean() {
