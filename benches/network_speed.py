@@ -47,9 +47,11 @@ def main() -> int:
     ap.add_argument("--spirits", type=int, default=0)
     ap.add_argument("--dragons", type=int, default=0)
     args = ap.parse_args()
-    walker = MCTSAgent(iterations=200, seed=1)
-    rollout = MCTSAgent(time_limit=args.seconds, seed=1)
-    network = MCTSAgent(time_limit=args.seconds, seed=1, model=args.model)
+    # No tree reuse: each position is searched as it stands, and the walk (so
+    # the positions measured) is the one the documented figures were taken on.
+    walker = MCTSAgent(iterations=200, seed=1, reuse_tree=False)
+    rollout = MCTSAgent(time_limit=args.seconds, seed=1, reuse_tree=False)
+    network = MCTSAgent(time_limit=args.seconds, seed=1, model=args.model, reuse_tree=False)
     rates: dict[str, list[float]] = {"rollout": [], "network": []}
     for deal in range(args.seed, args.seed + args.deals):
         g = dc.Game(players=args.players, seed=deal, spirits=args.spirits or None, dragons=args.dragons or None)

@@ -78,7 +78,8 @@ def speeds(args: argparse.Namespace) -> None:
             return args.openspiel_budget, time.perf_counter() - start
 
         def ours(**tuning: Any) -> Callable[[], tuple[int, float]]:
-            agent = MCTSAgent(iterations=args.our_budget, seed=1, **tuning)
+            # Searched again each repeat: a kept tree would grow between them.
+            agent = MCTSAgent(iterations=args.our_budget, seed=1, reuse_tree=False, **tuning)
             def run() -> tuple[int, float]:
                 r = agent.search(state.dc_game)
                 return r.iterations, r.seconds

@@ -105,7 +105,9 @@ def strength(threads: int, out, games2: int, games34: int, solo_seeds: int, solo
         out(f"- {players} players, {spec} vs greedy x{players - 1}, {n} games, seats rotated: MCTS wins "
             f"{wins[0]:.3f} [{lo:.3f}, {hi:.3f}], mean score {r.mean_scores()[0]:.1f} vs greedy "
             f"{statistics.mean(r.mean_scores()[1:]):.1f} ({time.perf_counter() - t:.0f} s)")
-    for spec in (f"mcts:iterations={solo_iterations}", f"mcts:iterations={solo_iterations},reuse=true"):
+    # The default (tree reuse, kept statistics weighed 0.2), no reuse, and whole reuse.
+    for spec in (f"mcts:iterations={solo_iterations}", f"mcts:iterations={solo_iterations},reuse=false",
+                 f"mcts:iterations={solo_iterations},reuse_weight=1"):
         t = time.perf_counter()
         r = dc.arena([spec], solo_seeds, seed=0, threads=threads)
         scores = [g["scores"][0] for g in r.games]

@@ -1,6 +1,6 @@
 """Solo against the Dragon of Ingenuity: the search's scores and ranks.
 
-    python3 examples/solo_ranks.py               # 20 deals at 2,000 iterations, tree reuse
+    python3 examples/solo_ranks.py               # 20 deals at 2,000 iterations (tree reuse, the default)
     python3 examples/solo_ranks.py 4 200         # deals, iterations (quick)
 """
 
@@ -13,7 +13,7 @@ import dragoncastle as dc
 deals = int(sys.argv[1]) if len(sys.argv) > 1 else 20
 iterations = int(sys.argv[2]) if len(sys.argv) > 2 else 2000
 
-result = dc.arena([f"mcts:iterations={iterations},reuse=true"], deals, seed=0, threads=2)
+result = dc.arena([f"mcts:iterations={iterations}"], deals, seed=0, threads=2)
 scores = [g["scores"][0] for g in result.games]
 print(f"{deals} deals: mean {statistics.mean(scores):.1f}, best {max(scores)} ({dc.solo_rank(max(scores))})")
 for rank, n in sorted(Counter(dc.solo_rank(s) for s in scores).items(), key=lambda kv: -kv[1]):

@@ -194,7 +194,7 @@ def test_spec_exploration_follows_the_game():
     solo = dc.Game(players=1, seed=4)
     a = from_spec("mcts:iterations=300", seed=1).search(solo)
     b = MCTSAgent(iterations=300, seed=1, exploration=0.05, reward="win", rollout="tuned", epsilon=0.0,
-                  rollout_depth=None, reuse_tree=False, reuse_weight=1.0, max_nodes=4_000_000,
+                  rollout_depth=None, reuse_tree=True, reuse_weight=0.2, max_nodes=4_000_000,
                   widening=1.0).search(solo)
     assert stats(a) == stats(b)
 

@@ -146,13 +146,18 @@ def test_search_summons_when_it_wins_the_game(kw):
 @pytest.mark.parametrize("rollout", ROLLOUTS)
 def test_same_seed_same_result(players, rollout):
     """threads=1 and a seed: visits, values and pv are identical for two agents
-    and for two searches by one agent; other seeds give other statistics."""
+    and, without tree reuse, for two searches by one agent; with it (the
+    default) two agents continue their trees alike; other seeds give other
+    statistics."""
     g = play_random(dc.Game(players=players, seed=40 + players), 7, 15)
     a = MCTSAgent(iterations=400, seed=11, rollout=rollout)
     b = MCTSAgent(iterations=400, seed=11, rollout=rollout)
     first = stats(a.search(g))
     assert stats(b.search(g)) == first
-    assert stats(a.search(g)) == first
+    again = stats(a.search(g))
+    assert again == stats(b.search(g)) and again != first  # the kept tree continued
+    fresh_each_time = MCTSAgent(iterations=400, seed=11, rollout=rollout, reuse_tree=False)
+    assert stats(fresh_each_time.search(g)) == stats(fresh_each_time.search(g)) == first
     others = [stats(MCTSAgent(iterations=400, seed=s, rollout=rollout).search(g)) for s in (12, 13, 14)]
     assert any(o != first for o in others)
     # seed=None draws a fresh seed per search.
@@ -354,7 +359,7 @@ def test_tree_reuse_over_a_whole_game(rollout):
     fresh = rec.agent.search(dc.Game(players=2, seed=99))
     assert fresh.iterations == n and fresh.nodes <= n + 1
     # Without reuse no tree is ever larger than one search's.
-    plain = Recorder(MCTSAgent(iterations=n, seed=1, rollout=rollout))
+    plain = Recorder(MCTSAgent(iterations=n, seed=1, rollout=rollout, reuse_tree=False))
     dc.play(dc.Game(players=2, seed=6), [plain, GreedyAgent(2)])
     assert all(r.nodes <= n + 1 for k, r in plain.results if k > 1)
 
@@ -400,6 +405,32 @@ def test_reuse_weight_shrinks_the_kept_visits():
     with pytest.raises(ValueError, match="reuse_weight"):
         dc.agents.from_spec("mcts:iterations=10,reuse=true,reuse_weight=2")
     assert dc.agents.from_spec("mcts:iterations=10,reuse=true,reuse_weight=0.3").tuning["reuse_weight"] == 0.3
+
+
+def test_tree_reuse_is_the_default():
+    """``MCTSAgent()`` and the ``mcts`` spec keep their tree, its statistics
+    weighed 0.2, unless told not to: a default agent's second decision holds
+    more visits than its own iterations (the kept ones) and fewer than whole
+    reuse keeps; ``reuse_tree=False`` (``reuse=false``) searches afresh."""
+    n = 400
+    tuning = dc.agents.from_spec("mcts:iterations=10").tuning
+    assert tuning["reuse_tree"] is True and tuning["reuse_weight"] == 0.2
+    assert dc.agents.from_spec("mcts:iterations=10,reuse=false").tuning["reuse_tree"] is False
+
+    def second_decision(agent):
+        g = dc.Game(players=1, seed=3)
+        while len(g.legal_actions()) == 1:
+            g.apply(g.legal_actions()[0])
+        g.apply(agent.search(g).action)
+        while len(g.legal_actions()) == 1:
+            g.apply(g.legal_actions()[0])
+        return sum(agent.search(g).visits.values())
+
+    default = second_decision(MCTSAgent(iterations=n, seed=1))
+    assert default == second_decision(MCTSAgent(iterations=n, seed=1, reuse_tree=True, reuse_weight=0.2))
+    assert n < default < second_decision(MCTSAgent(iterations=n, seed=1, reuse_weight=1.0))
+    assert second_decision(MCTSAgent(iterations=n, seed=1, reuse_tree=False)) == n
+    assert second_decision(dc.agents.from_spec("mcts:iterations=400", seed=1)) == default
 
 
 def test_tree_reuse_does_not_leak_into_another_deal():

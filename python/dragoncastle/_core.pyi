@@ -648,8 +648,8 @@ class MCTS:
         rollout: Optional[str] = None,  # "tuned"
         epsilon: float = 0.0,
         rollout_depth: Optional[int] = None,
-        reuse_tree: bool = False,
-        reuse_weight: Optional[float] = None,  # 1.0
+        reuse_tree: bool = ...,  # True
+        reuse_weight: Optional[float] = None,  # 0.2
         determinize: bool = True,
         max_nodes: Optional[int] = None,  # 4000000
         widening: Optional[float] = ...,  # 1.0

@@ -141,11 +141,14 @@ class MCTSAgent:
     (random actions in heuristic rollouts), ``rollout_depth`` (cut rollouts
     after so many decisions and evaluate), ``widening`` (progressive
     widening constant, default 1; ``None`` expands every legal action),
-    ``reuse_tree`` (keep the subtree of the actions played since the last
-    search; see ``docs/search.md``), ``reuse_weight`` (in (0, 1], default 1:
+    ``reuse_tree`` (default ``True``: keep the subtree of the actions played
+    since the last search, in the same game, and continue it; ``False``
+    searches every position afresh, so that the move depends on the position
+    only; see ``docs/search.md``), ``reuse_weight`` (in (0, 1], default 0.2:
     the weight of the kept tree's statistics in the next search, which shrinks
-    them while keeping every mean; at one second per decision 0.2 is far
-    stronger than 1, ``docs/search.md``), ``max_nodes``.
+    them while keeping every mean; at one second per decision 1 is far
+    weaker), ``max_nodes``. Self-play (:func:`dragoncastle.selfplay`) never
+    keeps trees.
 
     A search that learns (``docs/search.md``, ``docs/training.md``):
     ``model`` is the path of a weights file written by ``dragoncastle
@@ -184,7 +187,15 @@ class MCTSAgent:
     >>> r = agent.search(g)
     >>> r.action in g.legal_actions(), r.iterations
     (True, 200)
-    >>> agent.act(g) == r.action
+
+    A second search of the same position continues the kept tree: 200 new
+    visits and the 200 kept, weighed 0.2 (each child keeps at least one); a
+    search without reuse gives the same answer every time:
+
+    >>> sum(agent.search(g).visits.values())
+    241
+    >>> fresh = MCTSAgent(iterations=200, seed=1, reuse_tree=False)
+    >>> fresh.search(g).visits == fresh.search(g).visits == r.visits
     True
 
     With an evaluator (here a uniform one):
@@ -255,7 +266,7 @@ def from_spec(spec: str, seed: int | None = None) -> Any:
     ``random``, ``greedy``, ``dragon``, ``mcts:iterations=2000,c=0.3`` (``docs/search.md``).
 
     >>> from_spec("mcts:iterations=50,rollout=random")
-    MCTSAgent(iterations=50, exploration=None, reward='win', rollout='random', epsilon=0.0, rollout_depth=None, reuse_tree=False, reuse_weight=1.0, max_nodes=4000000, widening=1.0)
+    MCTSAgent(iterations=50, exploration=None, reward='win', rollout='random', epsilon=0.0, rollout_depth=None, reuse_tree=True, reuse_weight=0.2, max_nodes=4000000, widening=1.0)
     """
     name, params = _core.agent_spec(spec)
     if name == "random":

@@ -402,7 +402,7 @@ class AgentBot(pyspiel.Bot):
         return int(self.agent.act(game))  # an Action or its id: both convert with int()
 
     def restart_at(self, state: Any) -> None:
-        # A tree kept between decisions (MCTSAgent(reuse_tree=True)) belongs to one game.
+        # A tree kept between decisions (MCTSAgent keeps one by default) belongs to one game.
         reset = getattr(self.agent, "reset", None)
         if callable(reset):
             reset()

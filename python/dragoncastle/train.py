@@ -491,8 +491,10 @@ def _agent(cfg: TrainConfig, model: str | None, iterations: int, selfplay_noise:
 
 
 def _strength(cfg: TrainConfig, model: str | None, games: int, iterations: int) -> float:
-    """Mean solo score, or win rate against the rollout search, on held-out deals."""
-    spec = f"mcts:iterations={iterations}" + (f",model={model}" if model else "")
+    """Mean solo score, or win rate against the rollout search, on held-out deals.
+    The searches keep no tree (as self-play), as they did when the shipped
+    network was gated."""
+    spec = f"mcts:iterations={iterations},reuse=false" + (f",model={model}" if model else "")
     if model and cfg.rollout_weight:
         spec += f",rollout_weight={cfg.rollout_weight}"
     if model and not cfg.priors:
@@ -501,7 +503,7 @@ def _strength(cfg: TrainConfig, model: str | None, games: int, iterations: int) 
     if cfg.players == 1:
         r = arena([spec], games, seed=HELD_OUT_SEEDS, threads=cfg.threads, spirits=spirits, dragons=dragons)
         return r.mean_scores()[0]
-    rivals = [f"mcts:iterations={iterations}"] * (cfg.players - 1)
+    rivals = [f"mcts:iterations={iterations},reuse=false"] * (cfg.players - 1)
     r = arena([spec, *rivals], games, seed=HELD_OUT_SEEDS, threads=cfg.threads, spirits=spirits, dragons=dragons)
     return r.win_rates()[0]
 

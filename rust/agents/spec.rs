@@ -85,7 +85,7 @@ impl AgentSpec {
                 let mut exploration = None;
                 let mut epsilon = 0.0f32;
                 let mut rollout = "tuned".to_string();
-                let mut reuse = false;
+                let mut reuse = search::DEFAULT_REUSE;
                 for (k, v) in pairs {
                     let num = |v: &str| v.parse::<f64>().map_err(|_| bad(format!("{k} must be a number, got {v:?}")));
                     let int = |v: &str| v.parse::<u64>().map_err(|_| bad(format!("{k} must be a whole number, got {v:?}")));
@@ -201,6 +201,14 @@ mod tests {
         };
         let LeafEval::Rollout(eval) = eval else { panic!() };
         assert_eq!((config.iterations, config.exploration, eval.rollout, reuse), (Some(50), 0.3, Rollout::Random, true));
+        // Tree reuse with the kept statistics weighed 0.2 unless told otherwise.
+        let reuse_of = |text: &str| match AgentSpec::parse(text).unwrap() {
+            AgentSpec::Mcts { config, reuse, .. } => (reuse, config.reuse_weight),
+            _ => panic!(),
+        };
+        assert_eq!(reuse_of("mcts"), (true, 0.2));
+        assert_eq!(reuse_of("mcts:reuse=false"), (false, 0.2));
+        assert_eq!(reuse_of("mcts:reuse_weight=1"), (true, 1.0));
         for bad in ["mcts:iterations=x", "mcts:foo=1", "greedy:x=1", "mcts:iterations", "mcts:iterations=0", "mcts:time=-1", "nobody", "mcts:epsilon=2", "mcts:time=1e300", "mcts:max_nodes=2", "mcts:reuse_weight=0", "mcts:reuse_weight=1.5", "mcts:model=/nonexistent", "mcts:rollout_weight=0.5", "mcts:cutoff=4", "mcts:cutoff=x"] {
             assert!(AgentSpec::parse(bad).is_err(), "{bad}");
         }

@@ -55,7 +55,7 @@ impl PyMcts {
     #[new]
     // Defaults left out (None) are those of the spec parser: `Config::default()`
     // and `RolloutEval::default()`.
-    #[pyo3(signature = (iterations = None, time_limit = None, threads = 1, *, exploration = None, reward = None, rollout = None, epsilon = 0.0, rollout_depth = None, reuse_tree = false, reuse_weight = None, determinize = true, max_nodes = None, widening = Some(search::DEFAULT_WIDENING), model = None, priors = None, evaluator = None, batch_size = None, rollout_weight = None, noise = None, temperature = 0.0, cutoff = None))]
+    #[pyo3(signature = (iterations = None, time_limit = None, threads = 1, *, exploration = None, reward = None, rollout = None, epsilon = 0.0, rollout_depth = None, reuse_tree = search::DEFAULT_REUSE, reuse_weight = None, determinize = true, max_nodes = None, widening = Some(search::DEFAULT_WIDENING), model = None, priors = None, evaluator = None, batch_size = None, rollout_weight = None, noise = None, temperature = 0.0, cutoff = None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         iterations: Option<u64>,

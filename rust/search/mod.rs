@@ -201,7 +201,7 @@ impl Default for Config {
             widening: Some(DEFAULT_WIDENING),
             noise: None,
             temperature: 0.0,
-            reuse_weight: 1.0,
+            reuse_weight: DEFAULT_REUSE_WEIGHT,
         }
     }
 }
@@ -266,6 +266,15 @@ impl<'a> Budget<'a> {
 
 /// Progressive widening's constant unless set (`docs/search.md`).
 pub const DEFAULT_WIDENING: f64 = 1.0;
+/// Whether an agent keeps its tree between its moves unless told
+/// (`reuse_tree`, `reuse`): with the kept statistics discounted to
+/// [`DEFAULT_REUSE_WEIGHT`] it is the stronger search at every budget
+/// measured (`docs/search.md`, "Tree reuse").
+pub const DEFAULT_REUSE: bool = true;
+/// The weight of a kept tree's statistics unless set: at full weight a long
+/// search's kept visits, from determinizations the moves since contradict,
+/// outnumber the next search's and decide its move (`docs/search.md`).
+pub const DEFAULT_REUSE_WEIGHT: f64 = 0.2;
 /// Nodes per tree unless set.
 pub const DEFAULT_MAX_NODES: usize = 4_000_000;
 /// Iterations per search when neither budget is given.
