@@ -268,12 +268,14 @@ impl<'a> Budget<'a> {
 pub const DEFAULT_WIDENING: f64 = 1.0;
 /// Whether an agent keeps its tree between its moves unless told
 /// (`reuse_tree`, `reuse`): with the kept statistics discounted to
-/// [`DEFAULT_REUSE_WEIGHT`] it is the stronger search at every budget
-/// measured (`docs/search.md`, "Tree reuse").
+/// [`DEFAULT_REUSE_WEIGHT`] it was stronger than a fresh search at the
+/// budgets that tell them apart, and no weaker at the others (`docs/search.md`,
+/// "Default tuning and what was tried").
 pub const DEFAULT_REUSE: bool = true;
 /// The weight of a kept tree's statistics unless set: at full weight a long
 /// search's kept visits, from determinizations the moves since contradict,
-/// outnumber the next search's and decide its move (`docs/search.md`).
+/// outnumber the next search's and decide its move (`docs/search.md`,
+/// "Budgets, threads, determinism").
 pub const DEFAULT_REUSE_WEIGHT: f64 = 0.2;
 /// Nodes per tree unless set.
 pub const DEFAULT_MAX_NODES: usize = 4_000_000;

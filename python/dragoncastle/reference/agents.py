@@ -189,7 +189,9 @@ class MCTSAgent:
     first), off by default here (the Rust agent's default is 1), so that the
     plain algorithm is what one reads first. The positional parameters are the
     Rust agent's: ``(iterations, time_limit, threads, seed)``; ``threads``
-    must be 1.
+    must be 1. Every search starts afresh, as the Rust agent's with
+    ``reuse_tree=False`` (the Rust agent keeps its tree between moves by
+    default).
     """
 
     def __init__(self, iterations: int | None = None, time_limit: float | None = None, threads: int = 1,
