@@ -382,6 +382,18 @@ def test_tree_reuse_in_solo():
     assert agent.search(dc.Game(players=1, seed=3)).nodes <= n + 1
 
 
+def second_decision_visits(agent) -> int:
+    """Root visits of ``agent``'s second searched decision in solo game 3 (the
+    first one's tree kept or not, as the agent says)."""
+    g = dc.Game(players=1, seed=3)
+    while len(g.legal_actions()) == 1:
+        g.apply(g.legal_actions()[0])
+    g.apply(agent.search(g).action)
+    while len(g.legal_actions()) == 1:
+        g.apply(g.legal_actions()[0])
+    return sum(agent.search(g).visits.values())
+
+
 def test_reuse_weight_shrinks_the_kept_visits():
     """``reuse_weight=w`` continues the kept tree with its counts times w: a
     solo search after one decision holds its own iterations plus a share of
@@ -390,14 +402,7 @@ def test_reuse_weight_shrinks_the_kept_visits():
     n = 400
     visited = {}
     for w in (1.0, 0.25):
-        agent = MCTSAgent(iterations=n, seed=1, reuse_tree=True, reuse_weight=w)
-        g = dc.Game(players=1, seed=3)
-        while len(g.legal_actions()) == 1:
-            g.apply(g.legal_actions()[0])
-        g.apply(agent.search(g).action)
-        while len(g.legal_actions()) == 1:
-            g.apply(g.legal_actions()[0])
-        visited[w] = sum(agent.search(g).visits.values())
+        visited[w] = second_decision_visits(MCTSAgent(iterations=n, seed=1, reuse_tree=True, reuse_weight=w))
     assert n < visited[0.25] < visited[1.0], visited
     for bad in (0, -0.5, 1.5, float("nan")):
         with pytest.raises(ValueError, match="reuse_weight"):
@@ -417,20 +422,11 @@ def test_tree_reuse_is_the_default():
     assert tuning["reuse_tree"] is True and tuning["reuse_weight"] == 0.2
     assert dc.agents.from_spec("mcts:iterations=10,reuse=false").tuning["reuse_tree"] is False
 
-    def second_decision(agent):
-        g = dc.Game(players=1, seed=3)
-        while len(g.legal_actions()) == 1:
-            g.apply(g.legal_actions()[0])
-        g.apply(agent.search(g).action)
-        while len(g.legal_actions()) == 1:
-            g.apply(g.legal_actions()[0])
-        return sum(agent.search(g).visits.values())
-
-    default = second_decision(MCTSAgent(iterations=n, seed=1))
-    assert default == second_decision(MCTSAgent(iterations=n, seed=1, reuse_tree=True, reuse_weight=0.2))
-    assert n < default < second_decision(MCTSAgent(iterations=n, seed=1, reuse_weight=1.0))
-    assert second_decision(MCTSAgent(iterations=n, seed=1, reuse_tree=False)) == n
-    assert second_decision(dc.agents.from_spec("mcts:iterations=400", seed=1)) == default
+    default = second_decision_visits(MCTSAgent(iterations=n, seed=1))
+    assert default == second_decision_visits(MCTSAgent(iterations=n, seed=1, reuse_tree=True, reuse_weight=0.2))
+    assert n < default < second_decision_visits(MCTSAgent(iterations=n, seed=1, reuse_weight=1.0))
+    assert second_decision_visits(MCTSAgent(iterations=n, seed=1, reuse_tree=False)) == n
+    assert second_decision_visits(dc.agents.from_spec("mcts:iterations=400", seed=1)) == default
 
 
 def test_tree_reuse_does_not_leak_into_another_deal():
