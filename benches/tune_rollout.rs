@@ -45,7 +45,140 @@ fn mcts_score(w: &Weights, games: u64) -> f64 {
     total as f64 / games as f64
 }
 
+/// The solo scores of the search with rollout weights `w` on deals
+/// `first..first + games`, `threads` games at a time. Each decision's draws
+/// depend on the deal, the seat and the decision only, so two weight sets
+/// meet the same deals and the same random streams: their scores pair.
+fn mcts_scores(w: &Weights, first: u64, games: u64, iterations: u64, threads: usize) -> Vec<u32> {
+    use _core::arena::{play_game, AgentSpec};
+    use _core::eval::{LeafEval, Rollout, RolloutEval};
+    use _core::search::Config;
+    use std::sync::atomic::{AtomicU64, Ordering};
+    let config = Config { iterations: Some(iterations), ..Config::default() };
+    let eval = LeafEval::Rollout(RolloutEval { rollout: Rollout::Policy { epsilon: 0.0, weights: *w }, ..RolloutEval::default() });
+    let agents = [AgentSpec::Mcts { config, eval, reuse: _core::search::DEFAULT_REUSE, exploration: None }];
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let next = AtomicU64::new(0);
+    let mut scores = vec![0u32; games as usize];
+    let parts: Vec<Vec<(usize, u32)>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut out = Vec::new();
+                    loop {
+                        let k = next.fetch_add(1, Ordering::Relaxed);
+                        if k >= games {
+                            return out;
+                        }
+                        let game = play_game(&agents, &_core::Setup::new(1, first + k), &stop);
+                        out.push((k as usize, game.scores[0] as u32));
+                    }
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().expect("a game thread")).collect()
+    });
+    for (k, score) in parts.into_iter().flatten() {
+        scores[k] = score;
+    }
+    scores
+}
+
+fn parse_weights(text: &str) -> Weights {
+    let v: Vec<f64> = text.split(',').map(|x| x.trim().parse().expect("a number")).collect();
+    assert_eq!(v.len(), 11, "11 weights: g1,g2,g3,pool,cap,match,new,height,free,summon,discard");
+    Weights {
+        group: [v[0], v[1], v[2]],
+        pool: v[3],
+        pool_cap: v[4] as u8,
+        held_match: v[5],
+        held_new: v[6],
+        height: v[7],
+        free: v[8],
+        summon: v[9],
+        discard: v[10],
+    }
+}
+
+fn show(w: &Weights) -> String {
+    format!(
+        "{},{},{},{},{},{},{},{},{},{},{}",
+        w.group[0], w.group[1], w.group[2], w.pool, w.pool_cap, w.held_match, w.held_new, w.height, w.free, w.summon, w.discard
+    )
+}
+
+/// MODE=sweep: the default search (today's `mcts` defaults, ITERATIONS per
+/// decision) with the incumbent weights (WEIGHTS, default the tuned ones) and
+/// with each neighbour (every weight up and down by STEP, every other Shrine
+/// cap), or with each of CANDIDATES ("w;w;..."), on the same GAMES deals from
+/// SEED, THREADS games at a time. Prints every candidate's mean and its paired
+/// difference with the incumbent (± its standard error), a line each, so a
+/// run in the background can be read as it goes. It judges; it keeps nothing.
+fn sweep() {
+    let var = |k: &str, d: &str| std::env::var(k).unwrap_or_else(|_| d.to_string());
+    let games: u64 = var("GAMES", "100").parse().expect("GAMES");
+    let iterations: u64 = var("ITERATIONS", "2000").parse().expect("ITERATIONS");
+    let first: u64 = var("SEED", "10000").parse().expect("SEED");
+    let threads: usize = var("THREADS", "2").parse().expect("THREADS");
+    let step: f64 = var("STEP", "0.5").parse().expect("STEP");
+    let w = std::env::var("WEIGHTS").map(|t| parse_weights(&t)).unwrap_or(Weights::TUNED);
+    let candidates: Vec<Weights> = match std::env::var("CANDIDATES") {
+        Ok(text) => text.split(';').map(parse_weights).collect(),
+        Err(_) => {
+            let mut out = Vec::new();
+            for k in 0..20 {
+                let mut c = w;
+                let d = if k % 2 == 0 { step } else { -step };
+                match k / 2 {
+                    0 => c.group[0] += d,
+                    1 => c.group[1] += d,
+                    2 => c.group[2] += d,
+                    3 => c.pool += d,
+                    4 => c.held_match += d,
+                    5 => c.held_new += d,
+                    6 => c.height += d,
+                    7 => c.free += d,
+                    8 => c.summon += d,
+                    _ => c.discard += d,
+                }
+                out.push(c);
+            }
+            for cap in 0..=3u8 {
+                if cap != w.pool_cap {
+                    out.push(Weights { pool_cap: cap, ..w });
+                }
+            }
+            out
+        }
+    };
+    let t0 = std::time::Instant::now();
+    let base = mcts_scores(&w, first, games, iterations, threads);
+    let mean = |v: &[u32]| v.iter().map(|&x| x as f64).sum::<f64>() / v.len() as f64;
+    println!("incumbent {} mean {:.3} ({games} deals from {first}, {iterations} iterations, {:.0} s)", show(&w), mean(&base), t0.elapsed().as_secs_f64());
+    for c in candidates {
+        let t = std::time::Instant::now();
+        let s = mcts_scores(&c, first, games, iterations, threads);
+        let d: Vec<f64> = s.iter().zip(&base).map(|(&a, &b)| a as f64 - b as f64).collect();
+        let n = d.len() as f64;
+        let md = d.iter().sum::<f64>() / n;
+        let se = (d.iter().map(|x| (x - md).powi(2)).sum::<f64>() / (n - 1.0) / n).sqrt();
+        let better = d.iter().filter(|&&x| x > 0.0).count();
+        let worse = d.iter().filter(|&&x| x < 0.0).count();
+        println!(
+            "candidate {} mean {:.3} diff {:+.3} se {:.3} better {better} worse {worse} ({:.0} s)",
+            show(&c),
+            mean(&s),
+            md,
+            se,
+            t.elapsed().as_secs_f64()
+        );
+    }
+}
+
 fn main() {
+    if std::env::var("MODE").as_deref() == Ok("sweep") {
+        return sweep();
+    }
     let games: u64 = std::env::var("GAMES").ok().and_then(|v| v.parse().ok()).unwrap_or(400);
     let mut w = if std::env::var("FROM").as_deref() == Ok("tuned") { Weights::TUNED } else { Weights::GREEDY };
     // WEIGHTS="g1,g2,g3,pool,cap,match,new,height,free,summon,discard": judge these only.

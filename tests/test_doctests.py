@@ -20,6 +20,7 @@ MODULES = {
     "dragoncastle.plots": 6,
     "dragoncastle.ladder": 5,
     "dragoncastle.selfplay": 3,
+    "dragoncastle.distributed": 3,
     "dragoncastle.reference": 1,
     "dragoncastle.reference.actions": 1,
     "dragoncastle.reference.layout": 1,

@@ -1,5 +1,7 @@
 """The arena spread over Ray (``dc.arena(..., ray=...)``, ``dragoncastle arena
---ray``) gives exactly the games, records and table of a local run.
+--ray``) gives exactly the games, records and table of a local run, and
+training spread over Ray (``dragoncastle train --ray``) exactly its data,
+gates and weights.
 
 One test starts and stops a Ray of its own (through the arena); the others
 share a local Ray of 2 CPUs started once for the module, which the arena uses
@@ -12,13 +14,17 @@ import doctest
 import importlib
 import json
 import logging
+import os
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 import dragoncastle as dc
+from dragoncastle import _core
 from dragoncastle.cli import main
+from dragoncastle.train import Model, TrainConfig, train
 
 # The test extra installs Ray: a missing one must fail, not skip.
 import ray  # noqa: E402
@@ -37,7 +43,7 @@ def untimed_records(lines):
 
 
 def test_importing_dragoncastle_does_not_import_ray():
-    code = ("import sys, dragoncastle, dragoncastle.cli, dragoncastle.bench; "
+    code = ("import sys, dragoncastle, dragoncastle.cli, dragoncastle.bench, dragoncastle.train, dragoncastle.distributed; "
             "import importlib; importlib.import_module('dragoncastle.arena'); print('ray' in sys.modules)")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert r.returncode == 0 and r.stdout.strip() == "False", r.stdout + r.stderr
@@ -113,3 +119,65 @@ def test_arena_docstring_examples(local_ray):
     module = importlib.import_module("dragoncastle.arena")  # dc.arena is the function
     result = doctest.testmod(module)
     assert result.attempted >= 8 and result.failed == 0
+
+
+def _arrays(path):
+    with np.load(path) as z:
+        return {k: z[k] for k in z.files}
+
+
+def test_training_on_ray_equals_a_local_run(local_ray, tmp_path):
+    """``train(TrainConfig(..., ray=...))`` plays self-play and gates as Ray
+    tasks and makes exactly the data, gates and weights of a local run: the
+    second generation's self-play needs the first network, whose file travels
+    with the tasks."""
+    def run(directory, **where):
+        cfg = TrainConfig(directory=str(directory), players=1, generations=2, games=3, chunk=2, iterations=20,
+                          gate_games=2, gate_iterations=10, hidden=8, hidden2=4, epochs=1, rollout_weight=0.5, priors=0,
+                          children_share=0.1, children_max=3, targets="siblings", command="test", **where)
+        logs = []
+        best = train(cfg, log=logs.append)
+        return best, logs
+
+    best_local, _ = run(tmp_path / "local", threads=1)
+    best_ray, logs = run(tmp_path / "ray", ray="auto")
+    assert ray.is_initialized()  # the caller's session is left open
+    assert any("games 3-3 of 3" in line for line in logs)
+    for name in ("data000-000.npz", "data000-001.npz", "data001-000.npz", "data001-001.npz"):
+        local, spread = _arrays(tmp_path / "local" / name), _arrays(tmp_path / "ray" / name)
+        assert local.keys() == spread.keys() and "child_rows" in local
+        for k in local:
+            assert np.array_equal(local[k], spread[k], equal_nan=local[k].dtype.kind == "f"), (name, k)
+
+    def log(directory):
+        rows = [json.loads(line) for line in (directory / "log.jsonl").read_text().splitlines()]
+        return [{k: v for k, v in r.items() if not k.endswith("seconds")} for r in rows]
+
+    assert log(tmp_path / "ray") == log(tmp_path / "local")
+    assert os.path.basename(best_ray) == os.path.basename(best_local)
+    a, b = _core.Network.load(best_local), _core.Network.load(best_ray)
+    assert all(np.array_equal(x, y) for x, y in zip(a.arrays(), b.arrays()))
+    # Where the games ran is not part of how the weights were made.
+    assert "ray" not in json.loads(b.header)["training"]["config"]
+    with pytest.raises(ValueError, match="ray is"):
+        train(TrainConfig(directory=str(tmp_path / "bad"), ray=1))
+
+
+def test_arena_on_ray_sends_the_weights_files_with_its_tasks(local_ray, tmp_path):
+    """A spec's ``model=PATH`` is read by the driver and sent with each task,
+    which searches with a local copy of the same bytes: a Ray node need not
+    see the driver's disk."""
+    from dragoncastle.distributed import spec_model_files, with_local_models
+
+    path = str(tmp_path / "net.dcnet")
+    Model(8, 4, seed=3).to_network({"players": 2}).save(path)
+    specs = [f"mcts:iterations=20,model={path},priors=off,rollout_weight=0.5", "greedy"]
+    files = spec_model_files(specs + ["mcts:model=builtin", "mcts:model=/no/such/file", "random"])
+    assert list(files) == [path]
+    moved = with_local_models(specs[0], files)
+    copy = moved.split("model=")[1].split(",")[0]
+    assert copy != path and open(copy, "rb").read() == open(path, "rb").read()
+    assert moved == specs[0].replace(path, copy)
+    local = dc.arena(specs, 4, seed=2, threads=1)
+    spread = dc.arena(specs, 4, seed=2, ray="auto", shards=2)
+    assert spread.untimed_games() == local.untimed_games()

@@ -442,3 +442,16 @@ def test_a_network_trained_solo_is_refused_with_rivals(model, tmp_path):
         MCTSAgent(iterations=20, model=rivals).search(dc.Game(players=1, seed=1))
     assert MCTSAgent(iterations=20, model=rivals).search(two).iterations == 20  # 3 players' weights, 2 players: allowed
     assert MCTSAgent(iterations=20, model=solo).search(dc.Game(players=1, seed=1)).iterations == 20
+
+
+def test_the_train_command_takes_ray_like_the_arena(monkeypatch, tmp_path):
+    # --ray alone is a local Ray, --ray ADDRESS names one (docs/distributed.md);
+    # the run itself on Ray is tests/test_ray.py's.
+    import dragoncastle.train as module
+
+    seen = []
+    monkeypatch.setattr(module, "train", lambda cfg, log: seen.append(cfg) or None)
+    base = ["--dir", str(tmp_path / "r"), "--games", "2"]
+    for extra, ray in (([], None), (["--ray"], "local"), (["--ray", "auto"], "auto"), (["--ray", "head:6379"], "head:6379")):
+        assert module.main(base + extra) == 0
+        assert seen[-1].ray == ray and seen[-1].games == 2

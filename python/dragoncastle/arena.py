@@ -14,16 +14,14 @@ the shards' games in order, which gives exactly the games of a local run
 
 from __future__ import annotations
 
-import importlib
 import json
-import logging
 import math
 import statistics
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Sequence
 
-from . import _core
+from . import _core, distributed
 
 __all__ = ["ArenaResult", "arena", "shard_ranges", "wilson"]
 
@@ -250,10 +248,14 @@ def shard_ranges(n_games: int, shards: int) -> list[tuple[int, int]]:
 
 
 def _play_shard(agents: list[str], start: int, count: int, seed: int, threads: int, rules: Any,
-                spirits: Any, dragons: Any, search_stats: int = 0) -> list[dict[str, Any]]:
+                spirits: Any, dragons: Any, search_stats: int = 0,
+                models: dict[str, bytes] | None = None) -> list[dict[str, Any]]:
     """Games ``start .. start + count - 1`` of a run with ``seed``: the body of
     a Ray task. A module-level function, so that Ray ships it by reference and
-    the workers run the installed ``dragoncastle``."""
+    the workers run the installed ``dragoncastle``. ``models`` are the weights
+    files the specs name, sent with the task: a node need not see the
+    driver's disk."""
+    agents = [distributed.with_local_models(a, models or {}) for a in agents]
     return list(_core.arena(agents, count, seed + start, threads, rules, None, spirits=spirits, dragons=dragons,
                             search_stats=search_stats))
 
@@ -263,57 +265,21 @@ def _ray_games(agents: list[str], n_games: int, seed: int, threads: int | None, 
                shards: int | None, search_stats: int = 0) -> tuple[list[dict[str, Any]], float]:
     """The games of a run played as Ray tasks, one per shard, in game order;
     and the seconds they took (without starting or stopping Ray)."""
-    try:
-        # Imported by name so that importing dragoncastle never imports Ray,
-        # and typed Any so that mypy does not analyse the whole of Ray.
-        ray: Any = importlib.import_module("ray")
-    except ImportError:
-        raise ImportError("arena(ray=...) needs Ray: pip install 'dragoncastle[ray]'") from None
-    # A session the caller opened is used as it is and left open; one opened
-    # here (a new local Ray, or a connection to a cluster) is closed at the end,
-    # so no Ray started by the arena outlives the call.
-    opened = not ray.is_initialized()
-    if opened:
-        # A local Ray started for one run only needs no dashboard, and its
-        # start-up notices (token authentication of a throw-away cluster) are
-        # noise; warnings when joining a cluster are kept.
-        ray.init(address=address, include_dashboard=False, log_to_driver=False,
-                 logging_level=logging.ERROR if address == "local" else logging.WARNING)
-    try:
+    with distributed.session(address) as ray:
         per_shard = threads or 1
-        largest = max((node["Resources"].get("CPU", 0) for node in ray.nodes() if node.get("Alive")), default=0)
-        if per_shard > largest:
-            raise ValueError(f"threads={per_shard} per shard, but the largest Ray node has {largest:g} CPUs")
-        if shards is None:
-            # Four shards per slot: MCTS games vary in length, and smaller
-            # shards let the slots that finish early take more.
-            slots = max(1, int(ray.cluster_resources().get("CPU", 1)) // per_shard)
-            shards = 4 * slots
-        ranges = shard_ranges(n_games, shards)
+        slots = distributed.slots(ray, per_shard)
+        # Four shards per slot: MCTS games vary in length, and smaller shards
+        # let the slots that finish early take more.
+        ranges = shard_ranges(n_games, 4 * slots if shards is None else shards)
         # Each task reserves as many CPUs as the threads it runs, so Ray never
         # puts more arena threads on a node than it has cores.
         task = ray.remote(_play_shard).options(num_cpus=per_shard)
+        models = ray.put(distributed.spec_model_files(agents))
         start = time.perf_counter()
-        refs = [task.remote(list(agents), s, c, seed, per_shard, rules, spirits, dragons, search_stats) for s, c in ranges]
-        count_of = {ref: c for ref, (_, c) in zip(refs, ranges)}
-        pending, done = list(refs), 0
-        try:
-            while pending:
-                # A short timeout keeps Ctrl-C responsive while shards run.
-                ready, pending = ray.wait(pending, num_returns=len(pending), timeout=0.1)
-                if ready:
-                    done += sum(count_of[r] for r in ready)
-                    if progress is not None:
-                        progress(done)
-            parts = ray.get(refs)
-        except KeyboardInterrupt:
-            for ref in pending:
-                ray.cancel(ref, force=True)
-            raise
+        refs = [task.remote(list(agents), s, c, seed, per_shard, rules, spirits, dragons, search_stats, models)
+                for s, c in ranges]
+        parts = distributed.gather(ray, refs, [c for _, c in ranges], progress)
         seconds = time.perf_counter() - start
-    finally:
-        if opened:
-            ray.shutdown()
     # Shards in order of their ranges, games in order within each: the order of a local run.
     games = [g for part in parts for g in part]
     if [g["seed"] for g in games] != list(range(seed, seed + n_games)):

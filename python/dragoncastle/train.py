@@ -27,6 +27,7 @@ shape and input are the Rust side's (``rust/eval/network.rs``,
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -38,9 +39,9 @@ from typing import Any, Callable
 
 import numpy as np
 
-from . import _core
+from . import _core, distributed
 from .agents import MCTSAgent
-from .arena import arena
+from .arena import arena, shard_ranges
 from .selfplay import selfplay
 
 __all__ = ["TrainConfig", "train", "Model", "forward", "losses", "sibling_losses", "fit_siblings"]
@@ -92,7 +93,11 @@ class TrainConfig:
     spirits: int = 0
     dragons: int = 0
     seed: int = 0
-    threads: int | None = None
+    threads: int | None = None  # Rust threads; with ``ray``, per Ray task (default 1)
+    # Self-play and gates as Ray tasks: "local", "auto" or a cluster address
+    # (docs/distributed.md). Where the games run, not which: the data, the
+    # weights and the gates are those of a run on this machine.
+    ray: str | None = None
     command: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -501,10 +506,11 @@ def _strength(cfg: TrainConfig, model: str | None, games: int, iterations: int) 
         spec += ",priors=off"
     spirits, dragons = cfg.spirits or None, cfg.dragons or None
     if cfg.players == 1:
-        r = arena([spec], games, seed=HELD_OUT_SEEDS, threads=cfg.threads, spirits=spirits, dragons=dragons)
+        r = arena([spec], games, seed=HELD_OUT_SEEDS, threads=cfg.threads, spirits=spirits, dragons=dragons, ray=cfg.ray)
         return r.mean_scores()[0]
     rivals = [f"mcts:iterations={iterations},reuse=false"] * (cfg.players - 1)
-    r = arena([spec, *rivals], games, seed=HELD_OUT_SEEDS, threads=cfg.threads, spirits=spirits, dragons=dragons)
+    r = arena([spec, *rivals], games, seed=HELD_OUT_SEEDS, threads=cfg.threads, spirits=spirits, dragons=dragons,
+              ray=cfg.ray)
     return r.win_rates()[0]
 
 
@@ -530,14 +536,22 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> str:
         raise ValueError("sibling targets need self-play that records children (children_share > 0)")
     if cfg.chunk < 1:
         raise ValueError(f"chunk must be at least 1; got {cfg.chunk}")
+    if cfg.ray is not None and not isinstance(cfg.ray, str):
+        raise ValueError(f"ray is 'local', 'auto' or a cluster address; got {cfg.ray!r}")
+    with distributed.session(cfg.ray) if cfg.ray is not None else contextlib.nullcontext():
+        _generations(cfg, state, state_path, log)
+    return state["best"]
+
+
+def _generations(cfg: TrainConfig, state: dict[str, Any], state_path: str, log: Callable[[str], None]) -> None:
+    """The generations still to run, each ending with a checkpoint."""
     rng = np.random.default_rng(cfg.seed + 7919 * state["generation"])
     while state["generation"] < cfg.generations:
         g = state["generation"]
         start = time.perf_counter()
         log(f"generation {g + 1}/{cfg.generations}: self-play, {cfg.games} games at {cfg.iterations} iterations"
             f" ({'rollouts' if state['best'] is None else 'network ' + os.path.basename(state['best'])})")
-        agent = _agent(cfg, state["best"], cfg.iterations, selfplay_noise=True)
-        decisions = _selfplay_chunks(cfg, agent, g, log)
+        decisions = _selfplay_chunks(cfg, state["best"], g, log)
         window = _load_window(cfg, g)
         played = time.perf_counter()
         log(f"  {decisions} decisions; training on {len(window['to_move'])} from the last {min(cfg.window, g + 1)} generation(s)")
@@ -551,7 +565,7 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> str:
         del window
         trained = time.perf_counter()
         training = {"command": cfg.command, "seed": cfg.seed, "generation": g + 1, "players": cfg.players,
-                    "config": {k: v for k, v in asdict(cfg).items() if k not in ("directory", "command", "extra")}}
+                    "config": {k: v for k, v in asdict(cfg).items() if k not in ("directory", "command", "extra", "ray")}}
         path = os.path.join(cfg.directory, f"gen{g + 1:03d}.dcnet")
         model.to_network(training).save(path)
         strength = _strength(cfg, path, cfg.gate_games, cfg.gate_iterations)
@@ -580,34 +594,77 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> str:
         with open(state_path + ".tmp", "w") as f:
             json.dump(state, f)
         os.replace(state_path + ".tmp", state_path)
-    return state["best"]
 
 
-def _selfplay_chunks(cfg: TrainConfig, agent: MCTSAgent, g: int, log: Callable[[str], None]) -> int:
-    """Generation ``g``'s self-play, ``cfg.chunk`` games per data file; files
+def _selfplay_chunks(cfg: TrainConfig, model: str | None, g: int, log: Callable[[str], None]) -> int:
+    """Generation ``g``'s self-play by the search with the network at ``model``
+    (None: the rollout search), ``cfg.chunk`` games per data file; files
     already written (by a run that stopped) are kept. Game ``k`` of the
-    generation has seed ``cfg.seed + g * cfg.games + k`` however it is chunked.
-    Returns the generation's number of decisions."""
+    generation has seed ``cfg.seed + g * cfg.games + k`` however it is chunked,
+    and wherever it is played (``cfg.ray``). Returns the generation's number
+    of decisions."""
+    chunks = [(c, first, min(cfg.chunk, cfg.games - first)) for c, first in enumerate(range(0, cfg.games, cfg.chunk))]
+    paths = [os.path.join(cfg.directory, f"data{g:03d}-{c:03d}.npz") for c, _, _ in chunks]
+    missing = [(c, first, n) for c, first, n in chunks if not os.path.exists(paths[c])]
+    seed = cfg.seed + g * cfg.games
+    if cfg.ray is None:
+        agent = _agent(cfg, model, cfg.iterations, selfplay_noise=True)
+        for c, first, n in missing:
+            _write_chunk(cfg, paths[c], _selfplay(cfg, agent, n, seed + first, cfg.threads), first, n, log)
+    elif missing:
+        ray = distributed.ray_module()  # train() holds the session
+        per_task = cfg.threads or 1
+        task = ray.remote(_selfplay_shard).options(num_cpus=per_task)
+        weights = None
+        if model is not None:
+            with open(model, "rb") as f:
+                weights = f.read()
+        weights_ref = ray.put(weights)
+        # Every missing chunk's shards are queued at once, about four per slot
+        # in all, so no slot waits for a chunk's last game; each chunk is
+        # written as soon as its shards are back.
+        per_chunk = -(-4 * distributed.slots(ray, per_task) // len(missing))
+        refs = {c: [task.remote(cfg, weights_ref, count, seed + first + s, per_task) for s, count in shard_ranges(n, per_chunk)]
+                for c, first, n in missing}
+        try:
+            for c, first, n in missing:
+                _write_chunk(cfg, paths[c], _concat(distributed.gather(ray, refs[c])), first, n, log)
+        except KeyboardInterrupt:
+            for r in (r for rs in refs.values() for r in rs):
+                ray.cancel(r, force=True)
+            raise
     decisions = 0
-    for c, first in enumerate(range(0, cfg.games, cfg.chunk)):
-        path = os.path.join(cfg.directory, f"data{g:03d}-{c:03d}.npz")
-        if not os.path.exists(path):
-            n = min(cfg.chunk, cfg.games - first)
-            data = selfplay(agent, n, players=cfg.players, seed=cfg.seed + g * cfg.games + first,
-                            threads=cfg.threads, spirits=cfg.spirits or None, dragons=cfg.dragons or None,
-                            children=(cfg.children_share, cfg.children_max)
-                            if cfg.children_share > 0 and (cfg.players == 1 or cfg.targets == "siblings") else None)
-            # Policies are mostly zeros: stored sparse.
-            rows, cols = np.nonzero(data["policies"])
-            arrays: dict[str, Any] = {k: v for k, v in data.items() if k != "policies"}
-            arrays.update(policy_rows=rows, policy_cols=cols, policy_values=data["policies"][rows, cols])
-            np.savez_compressed(path + ".tmp.npz", **arrays)
-            os.replace(path + ".tmp.npz", path)
-            if cfg.games > cfg.chunk:
-                log(f"  games {first + 1}-{first + n} of {cfg.games}: {len(data['to_move'])} decisions")
+    for path in paths:
         with np.load(path) as z:
             decisions += len(z["to_move"])
     return decisions
+
+
+def _selfplay(cfg: TrainConfig, agent: MCTSAgent, n: int, seed: int, threads: int | None) -> dict[str, np.ndarray]:
+    """Games ``seed .. seed + n - 1`` of self-play in the mode of ``cfg``."""
+    children = cfg.children_share > 0 and (cfg.players == 1 or cfg.targets == "siblings")
+    return selfplay(agent, n, players=cfg.players, seed=seed, threads=threads, spirits=cfg.spirits or None,
+                    dragons=cfg.dragons or None, children=(cfg.children_share, cfg.children_max) if children else None)
+
+
+def _selfplay_shard(cfg: TrainConfig, weights: bytes | None, n: int, seed: int, threads: int) -> dict[str, np.ndarray]:
+    """The body of a Ray task: :func:`_selfplay` with the network whose file's
+    bytes came with the task (a node need not see the driver's disk). A
+    module-level function, so that the workers run the installed package."""
+    model = distributed.local_copy(weights) if weights is not None else None
+    return _selfplay(cfg, _agent(cfg, model, cfg.iterations, selfplay_noise=True), n, seed, threads)
+
+
+def _write_chunk(cfg: TrainConfig, path: str, data: dict[str, np.ndarray], first: int, n: int,
+                 log: Callable[[str], None]) -> None:
+    """One data file, written whole or not at all; policies (mostly zeros) stored sparse."""
+    rows, cols = np.nonzero(data["policies"])
+    arrays: dict[str, Any] = {k: v for k, v in data.items() if k != "policies"}
+    arrays.update(policy_rows=rows, policy_cols=cols, policy_values=data["policies"][rows, cols])
+    np.savez_compressed(path + ".tmp.npz", **arrays)
+    os.replace(path + ".tmp.npz", path)
+    if cfg.games > cfg.chunk:
+        log(f"  games {first + 1}-{first + n} of {cfg.games}: {len(data['to_move'])} decisions")
 
 
 def _load_window(cfg: TrainConfig, g: int) -> dict[str, np.ndarray]:
@@ -654,7 +711,11 @@ def main(argv: list[str] | None = None) -> int:
         ap.add_argument("--" + name.replace("_", "-"), type=float, default=getattr(d, name))
     ap.add_argument("--targets", choices=("visits", "siblings"), default=d.targets,
                     help="what the network learns: the search's visits and the returns, or sibling targets (docs/training.md)")
-    ap.add_argument("--threads", type=int, default=None)
+    ap.add_argument("--threads", type=int, default=None,
+                    help="Rust threads (default: every core; with --ray, per Ray task, default 1)")
+    ap.add_argument("--ray", nargs="?", const="local", metavar="ADDRESS",
+                    help="play self-play and gates as Ray tasks: alone, a local Ray; 'auto', the cluster this machine"
+                         " belongs to; or a cluster address (docs/distributed.md). The results are a local run's")
     ap.add_argument("--plot", metavar="FILE.png", help="draw the learning curve at the end (needs matplotlib)")
     args = ap.parse_args(argv)
     if not 1 <= args.players <= 4:
@@ -663,7 +724,7 @@ def main(argv: list[str] | None = None) -> int:
            args.chunk) < 1:
         raise SystemExit("counts must be at least 1")
     cfg = TrainConfig(directory=args.dir, command="dragoncastle train " + " ".join(argv if argv is not None else sys.argv[2:]),
-                      threads=args.threads, **{k: getattr(args, k) for k in (
+                      threads=args.threads, ray=args.ray, **{k: getattr(args, k) for k in (
                           "players", "generations", "games", "iterations", "gate_games", "gate_iterations", "hidden", "hidden2",
                           "epochs", "batch", "window", "spirits", "dragons", "seed", "priors", "learning_rate", "value_weight",
                           "q_weight", "rollout_weight", "temperature", "children_share", "children_max", "child_weight",
