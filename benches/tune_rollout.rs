@@ -1,6 +1,8 @@
 //! Tuning the heuristic rollout policy's weights on solo games: the policy
 //! alone plays `GAMES` seeded solo games per candidate; coordinate search keeps
 //! improvements. `cargo bench --bench tune_rollout` (a few minutes).
+//! `MODE=sweep` judges weight sets by today's default search instead, paired
+//! on the same deals and both cores (`docs/search.md`, "Default tuning").
 
 use _core::Layout;
 use _core::rng::SplitMix64;
@@ -50,6 +52,19 @@ fn mcts_score(w: &Weights, games: u64) -> f64 {
 /// depend on the deal, the seat and the decision only, so two weight sets
 /// meet the same deals and the same random streams: their scores pair.
 fn mcts_scores(w: &Weights, first: u64, games: u64, iterations: u64, threads: usize) -> Vec<u32> {
+    if iterations == 0 {
+        // The policy alone, no search: thousands of games a second.
+        return (first..first + games)
+            .map(|seed| {
+                let mut s = _core::Setup::new(1, seed).state().expect("a solo deal");
+                let mut rng = SplitMix64::new(seed ^ 0xABCD);
+                while let Some(a) = choose(&s, &mut rng, w) {
+                    s.apply_unchecked(a);
+                }
+                s.score(0) as u32
+            })
+            .collect();
+    }
     use _core::arena::{play_game, AgentSpec};
     use _core::eval::{LeafEval, Rollout, RolloutEval};
     use _core::search::Config;
@@ -108,7 +123,7 @@ fn show(w: &Weights) -> String {
 }
 
 /// MODE=sweep: the default search (today's `mcts` defaults, ITERATIONS per
-/// decision) with the incumbent weights (WEIGHTS, default the tuned ones) and
+/// decision; 0: the rollout policy alone) with the incumbent weights (WEIGHTS, default the tuned ones) and
 /// with each neighbour (every weight up and down by STEP, every other Shrine
 /// cap), or with each of CANDIDATES ("w;w;..."), on the same GAMES deals from
 /// SEED, THREADS games at a time. Prints every candidate's mean and its paired
@@ -155,6 +170,7 @@ fn sweep() {
     let base = mcts_scores(&w, first, games, iterations, threads);
     let mean = |v: &[u32]| v.iter().map(|&x| x as f64).sum::<f64>() / v.len() as f64;
     println!("incumbent {} mean {:.3} ({games} deals from {first}, {iterations} iterations, {:.0} s)", show(&w), mean(&base), t0.elapsed().as_secs_f64());
+    println!("scores {}", base.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(","));
     for c in candidates {
         let t = std::time::Instant::now();
         let s = mcts_scores(&c, first, games, iterations, threads);
@@ -164,6 +180,7 @@ fn sweep() {
         let se = (d.iter().map(|x| (x - md).powi(2)).sum::<f64>() / (n - 1.0) / n).sqrt();
         let better = d.iter().filter(|&&x| x > 0.0).count();
         let worse = d.iter().filter(|&&x| x < 0.0).count();
+        println!("scores {}", s.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(","));
         println!(
             "candidate {} mean {:.3} diff {:+.3} se {:.3} better {better} worse {worse} ({:.0} s)",
             show(&c),
