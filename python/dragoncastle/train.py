@@ -4,7 +4,8 @@ Expert Iteration (Anthony, Tian & Barber 2017) in AlphaZero's form, with plain
 numpy (``docs/training.md``):
 
 1. **Self-play.** The search with the current network (at first, the rollout
-   search) plays whole games in Rust threads (:func:`dragoncastle.selfplay`);
+   search) plays whole games in Rust threads (:func:`dragoncastle.selfplay`),
+   or as Ray tasks on a cluster with ``ray=`` (the same games and data);
    every decision gives the mover's compact observation, the legal actions,
    the search's visit distribution and, at the end, the final returns.
 2. **Training.** The network learns the visit distributions (cross-entropy)
