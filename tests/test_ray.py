@@ -51,7 +51,7 @@ def test_importing_dragoncastle_does_not_import_ray():
 
 def test_arena_starts_and_stops_its_own_ray():
     """``ray="local"`` with no Ray running: a Ray is started for the run and
-    shut down before the call returns. In a fresh process, so that no Ray
+    shut down before the call returns, by the arena and by training. In a fresh process, so that no Ray
     opened by another test can be there already."""
     code = """
 import ray, dragoncastle as dc
@@ -61,6 +61,11 @@ local = dc.arena(specs, 5, seed=11, threads=1)
 spread = dc.arena(specs, 5, seed=11, ray="local", shards=2)
 assert not ray.is_initialized(), "the arena left its Ray running"
 assert spread.untimed_games() == local.untimed_games()
+from dragoncastle.train import TrainConfig, train
+import tempfile
+train(TrainConfig(directory=tempfile.mkdtemp(), generations=1, games=2, iterations=10, gate_games=1, gate_iterations=10,
+                  hidden=8, hidden2=4, epochs=1, ray="local"), log=lambda line: None)
+assert not ray.is_initialized(), "training left its Ray running"
 print("ok")
 """ % (SPECS,)
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=180)
@@ -126,11 +131,15 @@ def _arrays(path):
         return {k: z[k] for k in z.files}
 
 
-def test_training_on_ray_equals_a_local_run(local_ray, tmp_path):
+def test_training_on_ray_equals_a_local_run(local_ray, tmp_path, monkeypatch):
     """``train(TrainConfig(..., ray=...))`` plays self-play and gates as Ray
     tasks and makes exactly the data, gates and weights of a local run: the
     second generation's self-play needs the first network, whose file travels
-    with the tasks."""
+    with the tasks. A chunk already written by a stopped run is kept."""
+    import shutil
+
+    import dragoncastle.train as module
+
     def run(directory, **where):
         cfg = TrainConfig(directory=str(directory), players=1, generations=2, games=3, chunk=2, iterations=20,
                           gate_games=2, gate_iterations=10, hidden=8, hidden2=4, epochs=1, rollout_weight=0.5, priors=0,
@@ -140,9 +149,22 @@ def test_training_on_ray_equals_a_local_run(local_ray, tmp_path):
         return best, logs
 
     best_local, _ = run(tmp_path / "local", threads=1)
+    (tmp_path / "ray").mkdir()
+    shutil.copyfile(tmp_path / "local" / "data000-000.npz", tmp_path / "ray" / "data000-000.npz")
+
+    # On Ray the driver plays nothing itself: its self-play and its Rust arena
+    # fail if called (the workers are other processes and run the real ones).
+    def here(*args, **kwargs):
+        raise AssertionError("played on the driver, not on Ray")
+
+    monkeypatch.setattr(module, "selfplay", here)
+    monkeypatch.setattr(_core, "arena", here)
     best_ray, logs = run(tmp_path / "ray", ray="auto")
+    monkeypatch.undo()
     assert ray.is_initialized()  # the caller's session is left open
     assert any("games 3-3 of 3" in line for line in logs)
+    first_generation = logs[:next(i for i, line in enumerate(logs) if line.startswith("generation 2/2"))]
+    assert not any("games 1-2 of 3" in line for line in first_generation)  # its first chunk was there
     for name in ("data000-000.npz", "data000-001.npz", "data001-000.npz", "data001-001.npz"):
         local, spread = _arrays(tmp_path / "local" / name), _arrays(tmp_path / "ray" / name)
         assert local.keys() == spread.keys() and "child_rows" in local
@@ -167,6 +189,7 @@ def test_arena_on_ray_sends_the_weights_files_with_its_tasks(local_ray, tmp_path
     """A spec's ``model=PATH`` is read by the driver and sent with each task,
     which searches with a local copy of the same bytes: a Ray node need not
     see the driver's disk."""
+    from dragoncastle.arena import _play_shard
     from dragoncastle.distributed import spec_model_files, with_local_models
 
     path = str(tmp_path / "net.dcnet")
@@ -181,3 +204,7 @@ def test_arena_on_ray_sends_the_weights_files_with_its_tasks(local_ray, tmp_path
     local = dc.arena(specs, 4, seed=2, threads=1)
     spread = dc.arena(specs, 4, seed=2, ray="auto", shards=2)
     assert spread.untimed_games() == local.untimed_games()
+    # A task body given a path its node does not have, with the file's bytes: it plays.
+    gone = [specs[0].replace(path, "/no/such/dir/net.dcnet"), "greedy"]
+    games = _play_shard(gone, 0, 2, 2, 1, None, None, None, models={"/no/such/dir/net.dcnet": files[path]})
+    assert [{k: v for k, v in g.items() if k != "seconds"} for g in games] == local.untimed_games()[:2]

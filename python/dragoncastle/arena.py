@@ -266,11 +266,9 @@ def _ray_games(agents: list[str], n_games: int, seed: int, threads: int | None, 
     """The games of a run played as Ray tasks, one per shard, in game order;
     and the seconds they took (without starting or stopping Ray)."""
     with distributed.session(address) as ray:
-        per_shard = threads or 1
+        per_shard = distributed.per_task(threads)
         slots = distributed.slots(ray, per_shard)
-        # Four shards per slot: MCTS games vary in length, and smaller shards
-        # let the slots that finish early take more.
-        ranges = shard_ranges(n_games, 4 * slots if shards is None else shards)
+        ranges = shard_ranges(n_games, distributed.SHARDS_PER_SLOT * slots if shards is None else shards)
         # Each task reserves as many CPUs as the threads it runs, so Ray never
         # puts more arena threads on a node than it has cores.
         task = ray.remote(_play_shard).options(num_cpus=per_shard)

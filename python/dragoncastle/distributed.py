@@ -20,7 +20,12 @@ import os
 import tempfile
 from typing import Any, Callable, Iterator, Sequence
 
-__all__ = ["ray_module", "session", "slots", "gather", "local_copy", "spec_model_files", "with_local_models"]
+__all__ = ["SHARDS_PER_SLOT", "ray_module", "session", "per_task", "slots", "gather", "cancel", "read_files", "local_path",
+           "local_copy", "spec_model_files", "with_local_models"]
+
+# Tasks per slot of the cluster when the caller does not say: MCTS games vary
+# in length, and smaller tasks let the slots that finish early take more.
+SHARDS_PER_SLOT = 4
 
 
 def ray_module() -> Any:
@@ -55,20 +60,30 @@ def session(address: str) -> Iterator[Any]:
             ray.shutdown()
 
 
+def per_task(threads: int | None) -> int:
+    """The Rust threads (and so the CPUs reserved) of one task: ``threads``,
+    default 1 (a slot per core; the tasks fill the cores).
+
+    >>> per_task(None), per_task(3)
+    (1, 3)
+    """
+    return threads or 1
+
+
 def slots(ray: Any, per_task: int) -> int:
     """How many tasks of ``per_task`` CPUs the cluster runs at once; a task
     larger than every node (it could never start) is a ``ValueError``."""
     largest = max((node["Resources"].get("CPU", 0) for node in ray.nodes() if node.get("Alive")), default=0)
     if per_task > largest:
-        raise ValueError(f"threads={per_task} per shard, but the largest Ray node has {largest:g} CPUs")
+        raise ValueError(f"threads={per_task} per task, but the largest Ray node has {largest:g} CPUs")
     return max(1, int(ray.cluster_resources().get("CPU", 1)) // per_task)
 
 
 def gather(ray: Any, refs: Sequence[Any], counts: Sequence[int] | None = None,
            progress: Callable[[int], Any] | None = None) -> list[Any]:
     """The tasks' results in the order of ``refs``. ``progress(done)`` is
-    called as tasks finish, with the sum of their ``counts``; Ctrl-C cancels
-    the tasks still running."""
+    called as tasks finish, with the sum of their ``counts``. On Ctrl-C or an
+    error the tasks still running are cancelled."""
     count_of = {ref: c for ref, c in zip(refs, counts or [1] * len(refs))}
     pending, done = list(refs), 0
     try:
@@ -80,27 +95,61 @@ def gather(ray: Any, refs: Sequence[Any], counts: Sequence[int] | None = None,
                 if progress is not None:
                     progress(done)
         return list(ray.get(list(refs)))
-    except KeyboardInterrupt:
-        for ref in pending:
-            ray.cancel(ref, force=True)
+    except BaseException:
+        cancel(ray, pending)
         raise
 
 
+def cancel(ray: Any, refs: Sequence[Any]) -> None:
+    """Stop the tasks of ``refs`` that still run (finished ones are left as they are)."""
+    for ref in refs:
+        ray.cancel(ref, force=True)
+
+
+def read_files(paths: Sequence[str]) -> dict[str, bytes]:
+    """The files at ``paths``, read here to be sent with tasks: path → bytes.
+    A path that cannot be read is left out; whoever opens it later says why."""
+    files: dict[str, bytes] = {}
+    for path in paths:
+        if path not in files:
+            try:
+                with open(path, "rb") as f:
+                    files[path] = f.read()
+            except OSError:
+                pass
+    return files
+
+
+def local_path(path: str, files: dict[str, bytes]) -> str:
+    """Where a task finds ``path``: a local copy of its bytes if they came
+    with the task (:func:`read_files`), else the path itself."""
+    return local_copy(files[path]) if path in files else path
+
+
 def local_copy(data: bytes, suffix: str = ".dcnet") -> str:
-    """A file holding ``data`` in this machine's temporary directory, named by
-    its hash (written once per machine, atomically): how a Ray task gets the
-    weights file the driver read.
+    """A file holding ``data`` in a directory of this user's under the
+    temporary directory, named by its hash: how a Ray task gets the weights
+    file the driver read. Written atomically; a file found there is used only
+    if its bytes are ``data`` (else it is written again).
 
     >>> path = local_copy(b"weights")
     >>> open(path, "rb").read(), path == local_copy(b"weights")
     (b'weights', True)
     """
-    path = os.path.join(tempfile.gettempdir(), f"dragoncastle-{hashlib.sha256(data).hexdigest()[:24]}{suffix}")
-    if not os.path.exists(path):
-        tmp = f"{path}.{os.getpid()}.tmp"
-        with open(tmp, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
+    digest = hashlib.sha256(data).hexdigest()
+    folder = os.path.join(tempfile.gettempdir(), f"dragoncastle-{os.getuid() if hasattr(os, 'getuid') else 'user'}")
+    os.makedirs(folder, mode=0o700, exist_ok=True)
+    path = os.path.join(folder, digest[:32] + suffix)
+    try:
+        with open(path, "rb") as f:
+            if hashlib.sha256(f.read()).hexdigest() == digest:
+                return path
+    except OSError:
+        pass
+    tmp = f"{path}.{os.getpid()}.tmp"
+    with open(tmp, "wb") as f:
+        f.write(data)
+    os.replace(tmp, path)
     return path
 
 
@@ -121,18 +170,11 @@ def spec_model_files(specs: Sequence[str]) -> dict[str, bytes]:
     ``builtin``, which every installed copy has), read here: path → bytes.
     A path that cannot be read is left out; the spec then fails where it is
     parsed, with the Rust parser's message."""
-    files: dict[str, bytes] = {}
+    paths = []
     for spec in specs:
         parsed = _pairs(spec)
-        for k, v in parsed[1] if parsed else ():
-            path = v.strip()
-            if k.strip() == "model" and path != "builtin" and path not in files:
-                try:
-                    with open(path, "rb") as f:
-                        files[path] = f.read()
-                except OSError:
-                    pass
-    return files
+        paths += [v.strip() for k, v in (parsed[1] if parsed else ()) if k.strip() == "model" and v.strip() != "builtin"]
+    return read_files(paths)
 
 
 def with_local_models(spec: str, files: dict[str, bytes]) -> str:
@@ -146,6 +188,6 @@ def with_local_models(spec: str, files: dict[str, bytes]) -> str:
     if parsed is None:
         return spec
     name, pairs = parsed
-    out = [f"{k}={local_copy(files[v.strip()])}" if k.strip() == "model" and v.strip() in files else f"{k}={v}"
+    out = [f"{k}={local_path(v.strip(), files)}" if k.strip() == "model" and v.strip() in files else f"{k}={v}"
            for k, v in pairs]
     return name + ":" + ",".join(out)

@@ -537,9 +537,11 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> str:
         raise ValueError("sibling targets need self-play that records children (children_share > 0)")
     if cfg.chunk < 1:
         raise ValueError(f"chunk must be at least 1; got {cfg.chunk}")
-    if cfg.ray is not None and not isinstance(cfg.ray, str):
+    if cfg.ray is not None and (not isinstance(cfg.ray, str) or not cfg.ray.strip()):
         raise ValueError(f"ray is 'local', 'auto' or a cluster address; got {cfg.ray!r}")
-    with distributed.session(cfg.ray) if cfg.ray is not None else contextlib.nullcontext():
+    # No Ray is started for a run with nothing left to do.
+    spread = cfg.ray is not None and state["generation"] < cfg.generations
+    with distributed.session(cfg.ray) if spread else contextlib.nullcontext():
         _generations(cfg, state, state_path, log)
     return state["best"]
 
@@ -611,28 +613,24 @@ def _selfplay_chunks(cfg: TrainConfig, model: str | None, g: int, log: Callable[
     if cfg.ray is None:
         agent = _agent(cfg, model, cfg.iterations, selfplay_noise=True)
         for c, first, n in missing:
-            _write_chunk(cfg, paths[c], _selfplay(cfg, agent, n, seed + first, cfg.threads), first, n, log)
+            _write_chunk(cfg, paths[c], _stored(_selfplay(cfg, agent, n, seed + first, cfg.threads)), first, n, log)
     elif missing:
         ray = distributed.ray_module()  # train() holds the session
-        per_task = cfg.threads or 1
+        per_task = distributed.per_task(cfg.threads)
         task = ray.remote(_selfplay_shard).options(num_cpus=per_task)
-        weights = None
-        if model is not None:
-            with open(model, "rb") as f:
-                weights = f.read()
-        weights_ref = ray.put(weights)
-        # Every missing chunk's shards are queued at once, about four per slot
-        # in all, so no slot waits for a chunk's last game; each chunk is
-        # written as soon as its shards are back.
-        per_chunk = -(-4 * distributed.slots(ray, per_task) // len(missing))
-        refs = {c: [task.remote(cfg, weights_ref, count, seed + first + s, per_task) for s, count in shard_ranges(n, per_chunk)]
+        files = ray.put(distributed.read_files([model] if model else []))
+        # Every missing chunk's shards are queued at once (about
+        # SHARDS_PER_SLOT per slot in all), so no slot waits for a chunk's
+        # last game; the chunks are written in order as their shards are back.
+        per_chunk = -(-distributed.SHARDS_PER_SLOT * distributed.slots(ray, per_task) // len(missing))
+        refs = {c: [task.remote(cfg, model, files, count, seed + first + s, per_task) for s, count in shard_ranges(n, per_chunk)]
                 for c, first, n in missing}
         try:
             for c, first, n in missing:
                 _write_chunk(cfg, paths[c], _concat(distributed.gather(ray, refs[c])), first, n, log)
-        except KeyboardInterrupt:
-            for r in (r for rs in refs.values() for r in rs):
-                ray.cancel(r, force=True)
+                del refs[c]  # its results can leave the object store
+        except BaseException:
+            distributed.cancel(ray, [r for rs in refs.values() for r in rs])
             raise
     decisions = 0
     for path in paths:
@@ -648,24 +646,33 @@ def _selfplay(cfg: TrainConfig, agent: MCTSAgent, n: int, seed: int, threads: in
                     dragons=cfg.dragons or None, children=(cfg.children_share, cfg.children_max) if children else None)
 
 
-def _selfplay_shard(cfg: TrainConfig, weights: bytes | None, n: int, seed: int, threads: int) -> dict[str, np.ndarray]:
-    """The body of a Ray task: :func:`_selfplay` with the network whose file's
-    bytes came with the task (a node need not see the driver's disk). A
-    module-level function, so that the workers run the installed package."""
-    model = distributed.local_copy(weights) if weights is not None else None
-    return _selfplay(cfg, _agent(cfg, model, cfg.iterations, selfplay_noise=True), n, seed, threads)
+def _selfplay_shard(cfg: TrainConfig, model: str | None, files: dict[str, bytes], n: int, seed: int,
+                    threads: int) -> dict[str, np.ndarray]:
+    """The body of a Ray task: :func:`_selfplay` with the network at
+    ``model``, read from the bytes that came with the task (a node need not
+    see the driver's disk), in the form stored. A module-level function, so
+    that the workers run the installed package."""
+    if model is not None:
+        model = distributed.local_path(model, files)
+    return _stored(_selfplay(cfg, _agent(cfg, model, cfg.iterations, selfplay_noise=True), n, seed, threads))
 
 
-def _write_chunk(cfg: TrainConfig, path: str, data: dict[str, np.ndarray], first: int, n: int,
-                 log: Callable[[str], None]) -> None:
-    """One data file, written whole or not at all; policies (mostly zeros) stored sparse."""
+def _stored(data: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Self-play data as a data file holds it: the policies, mostly zeros,
+    sparse (``policy_rows``, ``policy_cols``, ``policy_values``)."""
     rows, cols = np.nonzero(data["policies"])
-    arrays: dict[str, Any] = {k: v for k, v in data.items() if k != "policies"}
-    arrays.update(policy_rows=rows, policy_cols=cols, policy_values=data["policies"][rows, cols])
+    out = {k: v for k, v in data.items() if k != "policies"}
+    out.update(policy_rows=rows, policy_cols=cols, policy_values=data["policies"][rows, cols])
+    return out
+
+
+def _write_chunk(cfg: TrainConfig, path: str, arrays: dict[str, np.ndarray], first: int, n: int,
+                 log: Callable[[str], None]) -> None:
+    """One data file, written whole or not at all."""
     np.savez_compressed(path + ".tmp.npz", **arrays)
     os.replace(path + ".tmp.npz", path)
     if cfg.games > cfg.chunk:
-        log(f"  games {first + 1}-{first + n} of {cfg.games}: {len(data['to_move'])} decisions")
+        log(f"  games {first + 1}-{first + n} of {cfg.games}: {len(arrays['to_move'])} decisions")
 
 
 def _load_window(cfg: TrainConfig, g: int) -> dict[str, np.ndarray]:
@@ -686,12 +693,14 @@ def _load_window(cfg: TrainConfig, g: int) -> dict[str, np.ndarray]:
 
 
 def _concat(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
-    """Generations' data as one: the children's decision rows shifted to the joined rows;
-    children only when every part has them."""
+    """Parts of self-play data (shards, chunks, generations) as one, in order:
+    the arrays that index decisions (``child_rows``, ``policy_rows``) shifted
+    to the joined rows; an array only when every part has it."""
     out = {k: np.concatenate([p[k] for p in parts]) for k in parts[0] if all(k in p for p in parts)}
-    if "child_rows" in out:
-        offsets = np.cumsum([0] + [len(p["to_move"]) for p in parts[:-1]])
-        out["child_rows"] = np.concatenate([p["child_rows"] + o for p, o in zip(parts, offsets)])
+    offsets = np.cumsum([0] + [len(p["to_move"]) for p in parts[:-1]])
+    for k in ("child_rows", "policy_rows"):
+        if k in out:
+            out[k] = np.concatenate([p[k] + o for p, o in zip(parts, offsets)])
     return out
 
 
