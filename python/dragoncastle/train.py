@@ -540,8 +540,8 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> str:
     if cfg.ray is not None and (not isinstance(cfg.ray, str) or not cfg.ray.strip()):
         raise ValueError(f"ray is 'local', 'auto' or a cluster address; got {cfg.ray!r}")
     # No Ray is started for a run with nothing left to do.
-    spread = cfg.ray is not None and state["generation"] < cfg.generations
-    with distributed.session(cfg.ray) if spread else contextlib.nullcontext():
+    address = cfg.ray if state["generation"] < cfg.generations else None
+    with distributed.session(address) if address is not None else contextlib.nullcontext():
         _generations(cfg, state, state_path, log)
     return state["best"]
 
@@ -666,7 +666,7 @@ def _stored(data: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     return out
 
 
-def _write_chunk(cfg: TrainConfig, path: str, arrays: dict[str, np.ndarray], first: int, n: int,
+def _write_chunk(cfg: TrainConfig, path: str, arrays: dict[str, Any], first: int, n: int,
                  log: Callable[[str], None]) -> None:
     """One data file, written whole or not at all."""
     np.savez_compressed(path + ".tmp.npz", **arrays)
