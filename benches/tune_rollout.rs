@@ -17,7 +17,7 @@ fn mean_score(w: &Weights, games: u64) -> f64 {
     } else {
         (0, 0)
     };
-    let scores = mcts_scores(w, first, games, iterations, 1);
+    let scores = solo_scores(w, first, games, iterations, 1);
     scores.iter().map(|&x| x as f64).sum::<f64>() / games as f64
 }
 
@@ -41,11 +41,12 @@ fn nudge(w: Weights, k: usize, step: f64) -> Weights {
     c
 }
 
-/// The solo scores of the search with rollout weights `w` on deals
-/// `first..first + games`, `threads` games at a time. Each decision's draws
+/// The solo scores on deals `first..first + games` of the search with
+/// rollout weights `w` (`iterations` per decision; 0: the policy alone,
+/// without a search), `threads` games at a time. Each decision's draws
 /// depend on the deal, the seat and the decision only, so two weight sets
 /// meet the same deals and the same random streams: their scores pair.
-fn mcts_scores(w: &Weights, first: u64, games: u64, iterations: u64, threads: usize) -> Vec<u32> {
+fn solo_scores(w: &Weights, first: u64, games: u64, iterations: u64, threads: usize) -> Vec<u32> {
     if iterations == 0 {
         // The policy alone, no search: thousands of games a second.
         return (first..first + games)
@@ -117,8 +118,8 @@ fn show(w: &Weights) -> String {
 }
 
 /// MODE=sweep: the default search (today's `mcts` defaults, ITERATIONS per
-/// decision; 0: the rollout policy alone) with the incumbent weights (WEIGHTS, default the tuned ones) and
-/// with each neighbour (every weight up and down by STEP, every other Shrine
+/// decision; 0: the rollout policy alone) with the incumbent weights
+/// (WEIGHTS, default the tuned ones) and with each neighbour (every weight up and down by STEP, every other Shrine
 /// cap), or with each of CANDIDATES ("w;w;..."), on the same GAMES deals from
 /// SEED, THREADS games at a time. Prints every candidate's mean and its paired
 /// difference with the incumbent (± its standard error), a line each, so a
@@ -144,13 +145,13 @@ fn sweep() {
         }
     };
     let t0 = std::time::Instant::now();
-    let base = mcts_scores(&w, first, games, iterations, threads);
+    let base = solo_scores(&w, first, games, iterations, threads);
     let mean = |v: &[u32]| v.iter().map(|&x| x as f64).sum::<f64>() / v.len() as f64;
     println!("incumbent {} mean {:.3} ({games} deals from {first}, {iterations} iterations, {:.0} s)", show(&w), mean(&base), t0.elapsed().as_secs_f64());
     println!("scores {}", base.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(","));
     for c in candidates {
         let t = std::time::Instant::now();
-        let s = mcts_scores(&c, first, games, iterations, threads);
+        let s = solo_scores(&c, first, games, iterations, threads);
         let d: Vec<f64> = s.iter().zip(&base).map(|(&a, &b)| a as f64 - b as f64).collect();
         let n = d.len() as f64;
         let md = d.iter().sum::<f64>() / n;

@@ -188,6 +188,5 @@ def with_local_models(spec: str, files: dict[str, bytes]) -> str:
     if parsed is None:
         return spec
     name, pairs = parsed
-    out = [f"{k}={local_path(v.strip(), files)}" if k.strip() == "model" and v.strip() in files else f"{k}={v}"
-           for k, v in pairs]
+    out = [f"{k}={local_path(v.strip(), files)}" if k.strip() == "model" else f"{k}={v}" for k, v in pairs]
     return name + ":" + ",".join(out)
