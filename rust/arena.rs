@@ -10,10 +10,10 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Instant;
 
 use crate::action::{Action, ActionList};
-use crate::agents::spec::{agent_action_until, decision_config, decision_rng};
+use crate::agents::spec::{agent_action_until, decision_config, decision_rng, plan_action};
+use crate::plan::pimc;
 pub use crate::agents::spec::AgentSpec;
 use crate::error::Error;
-use crate::eval::LeafEval;
 use crate::search::{self, MoveStats, SearchResult, Tree, MAX_THREADS};
 use crate::setup::Setup;
 use crate::state::MAX_PLAYERS;
@@ -84,6 +84,7 @@ pub fn play_game_recording(agents: &[AgentSpec], setup: &Setup, stop: &AtomicBoo
     }
     let mut buf = ActionList::default();
     let mut trees: [Option<(Tree<Action>, usize)>; MAX_PLAYERS] = Default::default();
+    let mut plans: [pimc::Memory<Action>; MAX_PLAYERS] = Default::default();
     while !s.is_over() && !stop.load(Ordering::Relaxed) {
         let seat = s.current_player();
         let agent = &agents[out.agent_of_seat[seat] as usize];
@@ -104,6 +105,7 @@ pub fn play_game_recording(agents: &[AgentSpec], setup: &Setup, stop: &AtomicBoo
                     Err(_) => (None, None),
                 }
             }
+            AgentSpec::Plan { config } => (plan_action(config, &s, &mut rng, &mut plans[seat], Some(stop)).best, None),
             _ => (agent_action_until(agent, &s, &mut rng, &mut buf, Some(stop)), None),
         };
         out.seconds[seat] += start.elapsed().as_secs_f64();
@@ -146,9 +148,7 @@ pub fn run(
         return Err(Error::Setup(format!("game seeds seed + k must stay below 2**64; seed {seed} with {games} games does not")));
     }
     for agent in agents {
-        if let AgentSpec::Mcts { eval: LeafEval::Network(n), .. } = agent {
-            n.check_players(agents.len()).map_err(Error::Setup)?;
-        }
+        agent.check_players(agents.len()).map_err(Error::Setup)?;
     }
     let setup = Setup { players: agents.len(), ..setup.clone() };
     setup.validate()?;

@@ -29,7 +29,7 @@ pub struct Outcome {
 /// Play the game of `setup` to the end with `policy` in every seat.
 pub fn play_one(setup: &Setup, policy: &AgentSpec, stop: &AtomicBool) -> Outcome {
     let players = setup.players;
-    if let AgentSpec::Mcts { .. } = policy {
+    if policy.searches() {
         let g = play_game(&vec![policy.clone(); players], setup, stop);
         return Outcome { scores: g.scores, winners: g.winners, decisions: g.decisions.iter().sum() };
     }
@@ -45,7 +45,7 @@ pub fn play_one(setup: &Setup, policy: &AgentSpec, stop: &AtomicBool) -> Outcome
         let a = match policy {
             AgentSpec::Greedy => greedy_action(&s, &mut rng),
             AgentSpec::Dragon => s.dragon_action(),
-            AgentSpec::Random | AgentSpec::Mcts { .. } => None, // played above
+            AgentSpec::Random | AgentSpec::Mcts { .. } | AgentSpec::Plan { .. } => None, // played above
         };
         let Some(a) = a else { break };
         s.apply_unchecked(a);

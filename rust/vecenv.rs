@@ -260,7 +260,7 @@ impl VecEnv {
     /// allowed, so it is not made to pay for the rollback copy (measured 3.5
     /// times the step itself at 65,537 games).
     pub fn may_be_long(&self, reset: bool) -> bool {
-        matches!(self.opponent, Some(AgentSpec::Mcts { .. })) || (self.slots.len() > 1 << 16 && (reset || self.opponent.is_some()))
+        self.opponent.as_ref().is_some_and(AgentSpec::searches) || (self.slots.len() > 1 << 16 && (reset || self.opponent.is_some()))
     }
 
     /// The games as they stand, to roll a stopped step back.

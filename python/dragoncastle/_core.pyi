@@ -671,6 +671,21 @@ class MCTS:
     def reset(self) -> None:
         """Forget the tree kept for reuse."""
 
+class Planner:
+    """The Rust side of ``dragoncastle.agents.PlannerAgent``: the planner's
+    settings (from its spec text) and what it carries between the decisions of
+    one game (the warm policy and the kept plan).
+    """
+    def __new__(cls, spec: str) -> Self: ...
+    def plan(
+        self, game: Game, seed: int
+    ) -> tuple[Optional[Action], list[tuple[Action, int, float, int, float]], list[Action], int, int, float]:
+        """Plan the decision of the player to move in ``game`` (a solo game) with
+        random seed ``seed``.
+        """
+    def reset(self) -> None:
+        """Forget the warm policy and the kept plan."""
+
 def agent_spec(text: str) -> tuple[str, dict[str, Any]]:
     """The parameters of an agent spec such as ``"mcts:iterations=2000,c=0.3"``,
     checked by the same parser the arena uses: ``(name, {parameter: value})``.

@@ -8,7 +8,13 @@ from typing import Any
 
 from . import _core
 
-__all__ = ["RandomAgent", "GreedyAgent", "DragonOfIngenuity", "MCTSAgent", "SearchResult", "from_spec"]
+#: The strongest measured solo agent, the default of ``dragoncastle solo`` (``docs/plan.md``).
+SOLO_DEFAULT = "plan:time=1,iterations=30,keep=true"
+#: The oracle of ``dragoncastle solo --oracle``: the planner on the true deal (``docs/plan.md``).
+ORACLE = "plan:oracle=true,time=0.2,aggregate=best,keep=true"
+
+__all__ = ["RandomAgent", "GreedyAgent", "DragonOfIngenuity", "MCTSAgent", "SearchResult", "PlannerAgent", "PlanResult",
+           "from_spec"]
 
 
 class RandomAgent:
@@ -256,6 +262,116 @@ class MCTSAgent:
         return f"MCTSAgent({', '.join(parts)})"
 
 
+@dataclass(frozen=True)
+class PlanResult:
+    """What :meth:`PlannerAgent.plan` found.
+
+    For each legal action: ``tried`` (determinizations where a search ran
+    after it), ``values`` (the mean over them of the best score the search
+    reached), ``votes`` (determinizations where it reached the best score of
+    all actions) and ``best`` (the best score reached anywhere). ``plan`` is
+    the best sequence found after the chosen action, the action first.
+    """
+
+    action: _core.Action
+    values: dict[_core.Action, float]
+    tried: dict[_core.Action, int]
+    votes: dict[_core.Action, int]
+    best: dict[_core.Action, float]
+    plan: list[_core.Action]
+    playouts: int
+    determinizations: int
+    seconds: float
+
+
+class PlannerAgent:
+    """The solo planner (``docs/plan.md``): nested rollout policy adaptation
+    with the rollout policy's move values as its bias (GNRPA), over
+    determinizations of the hidden tiles, in Rust with the GIL released.
+
+    At every decision it draws determinizations of the position (the covered
+    tiles re-dealt from what the player knows) and, in each, runs a nested
+    search after each legal action; the action whose searches reached the best
+    mean score is played. Budgets: ``time_limit`` (seconds per decision) and/or
+    ``playouts``, whichever comes first (one second if neither is given);
+    with a playout budget and a ``seed`` a decision does not depend on the
+    clock or on ``threads``. It plays solo games only (``ValueError`` with
+    rivals) and never activates a Spirit.
+
+    Tuning (keywords, as in the spec ``plan:time=1,level=1,...``): ``level``
+    and ``iterations`` (the nested search after each action: ``iterations **
+    level`` playouts), ``alpha`` (adaptation step), ``temperature`` (the
+    bias's; ``float("inf")`` for plain NRPA), ``aggregate`` (``"mean"``,
+    ``"vote"`` or ``"best"``), ``warm`` (start each decision's searches from
+    the policy of the last decision's plan), ``keep`` (begin each search with
+    the plan kept from the last decision when it is legal there), ``prune``
+    (successive halving: after rounds of 1, 1, 2, 4, ... determinizations only
+    the better half of the actions is searched on), ``oracle``
+    (plan on the true deal, reading the hidden tiles: analysis only).
+
+    >>> import dragoncastle as dc
+    >>> g = dc.Game(players=1, seed=3)
+    >>> agent = PlannerAgent(playouts=3000, seed=1, iterations=20)
+    >>> r = agent.plan(g)
+    >>> r.action in g.legal_actions(), r.playouts >= 3000, r.plan[0] == r.action
+    (True, True, True)
+    >>> agent.spec
+    'plan:playouts=3000,iterations=20'
+    >>> from_spec(agent.spec).spec == agent.spec
+    True
+    """
+
+    def __init__(self, time_limit: float | None = None, playouts: int | None = None, threads: int = 1,
+                 seed: int | None = None, **tuning: Any) -> None:
+        unknown = set(tuning) - _PLAN_TUNING
+        if unknown:
+            raise TypeError(f"unknown planner parameter(s): {', '.join(sorted(unknown))} "
+                            f"(known: {', '.join(sorted(_PLAN_TUNING))})")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64):
+            raise ValueError("seed must be an integer in 0..2**64 or None")
+        given = {"time": time_limit, "playouts": playouts, "threads": None if threads == 1 else threads, **tuning}
+        parts = []
+        for key, value in given.items():
+            if value is None:
+                continue
+            if isinstance(value, bool):
+                value = str(value).lower()
+            elif isinstance(value, float) and value.is_integer():
+                value = int(value)  # time=1, as it is written
+            parts.append(f"{key}={value}")
+        self.spec = "plan:" + ",".join(parts) if parts else "plan"
+        self._planner = _core.Planner(self.spec)
+        self.time_limit, self.playouts, self.threads, self.seed = time_limit, playouts, threads, seed
+        self.tuning = dict(tuning)
+        self._fresh = random.Random()
+
+    def plan(self, game: _core.Game) -> PlanResult:
+        """Plan the decision of the player to move and report what each action got."""
+        if not isinstance(game, _core.Game):
+            raise TypeError("PlannerAgent plans in Rust and needs a dragoncastle.Game")
+        seed = self.seed if self.seed is not None else self._fresh.getrandbits(64)
+        best, root, plan, playouts, determinizations, seconds = self._planner.plan(game, seed)
+        if best is None:  # the core returns a move for every running game
+            raise ValueError("no legal action to choose")
+        return PlanResult(action=best, values={a: m for a, _, m, _, _ in root}, tried={a: t for a, t, _, _, _ in root},
+                          votes={a: v for a, _, _, v, _ in root}, best={a: b for a, _, _, _, b in root}, plan=list(plan),
+                          playouts=playouts, determinizations=determinizations, seconds=seconds)
+
+    def act(self, game: _core.Game) -> _core.Action:
+        """The action :meth:`plan` chooses."""
+        return self.plan(game).action
+
+    def reset(self) -> None:
+        """Forget the warm policy and the kept plan (call it between games)."""
+        self._planner.reset()
+
+    def __repr__(self) -> str:
+        return f"from_spec({self.spec!r})"
+
+
+_PLAN_TUNING = {"level", "iterations", "alpha", "temperature", "aggregate", "warm", "keep", "prune", "oracle"}
+
+
 _TUNING = {"exploration", "reward", "rollout", "epsilon", "rollout_depth", "reuse_tree", "reuse_weight", "determinize",
            "max_nodes", "widening", "model", "priors", "evaluator", "batch_size", "rollout_weight", "noise", "temperature",
            "cutoff"}
@@ -275,5 +391,15 @@ def from_spec(spec: str, seed: int | None = None) -> Any:
         return GreedyAgent(seed)
     if name == "dragon":
         return DragonOfIngenuity()
+    if name == "plan":
+        return PlannerAgent(seed=seed, **_given(spec, params))
     iterations, time_limit, threads = params.pop("iterations"), params.pop("time_limit"), params.pop("threads")
     return MCTSAgent(iterations, time_limit, threads, seed, **params)
+
+
+def _given(spec: str, params: dict[str, Any]) -> dict[str, Any]:
+    """The planner settings a spec names, under the agent's keyword names (the
+    rest stay the defaults, so the agent's spec reads as the one given)."""
+    names = {"time": "time_limit", "time_limit": "time_limit", "tau": "temperature", "bias": "temperature"}
+    keys = [k.strip() for k, _, _ in (kv.partition("=") for kv in spec.partition(":")[2].split(",")) if k.strip()]
+    return {names.get(k, k): params[names.get(k, k)] for k in keys}

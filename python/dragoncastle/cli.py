@@ -22,7 +22,7 @@ import sys
 from typing import Any, Sequence
 
 from . import __version__, _core
-from .agents import from_spec
+from .agents import ORACLE, SOLO_DEFAULT, from_spec
 from .arena import ArenaResult, arena
 from .play import play
 
@@ -208,6 +208,8 @@ def cmd_solo(args: argparse.Namespace) -> int:
         play(game, [HumanAgent()])
         print(game)
         print(f"seed {args.seed}: score {game.scores()[0]}, rank {game.rank()}")
+        if args.oracle:
+            report_oracle(args, [game.scores()[0]])
         if args.plot:
             from .plots import plot_solo
 
@@ -223,6 +225,8 @@ def cmd_solo(args: argparse.Namespace) -> int:
         print(game)
     for g in result.games:
         print(f"seed {g['seed']}: score {g['scores'][0]}, rank {_core.solo_rank(g['scores'][0])}")
+    if args.oracle:
+        report_oracle(args, scores)
     if args.games > 1:
         print(f"{args.games} games: mean {statistics.mean(scores):.2f}, sd {statistics.stdev(scores):.2f}, "
               f"min {min(scores)}, max {max(scores)}, {1000 * result.seconds_per_move()[0]:.2f} ms per move")
@@ -239,6 +243,17 @@ def cmd_solo(args: argparse.Namespace) -> int:
         save_plot(lambda path: plot_solo(scores, path, title=f"{args.agent}: {args.games} solo game(s) from seed {args.seed}"),
                   args.plot)
     return 0
+
+
+def report_oracle(args: argparse.Namespace, scores: list[int]) -> None:
+    """Replay each deal with the oracle (the planner on the true deal, ``--oracle-agent``) and
+    print how far each game was from the best it found: an analysis, not a rival."""
+    print(f"the oracle ({args.oracle_agent}) plays the same deals, seeing every hidden tile:", file=sys.stderr)
+    found = run_arena([args.oracle_agent], len(scores), args.seed, args.threads, sys.stderr.isatty() or args.progress,
+                      cards_of(args))
+    for g, score in zip(found.games, scores):
+        best = g["scores"][0]
+        print(f"seed {g['seed']}: oracle {best} ({_core.solo_rank(best)}); this game {score}, {best - score:+d} to the oracle")
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
@@ -350,8 +365,9 @@ def add_card_args(p: argparse.ArgumentParser) -> None:
                    help="Dragon cards: a count drawn from the seed, or names (harmony,power)")
 
 
-SPEC_HELP = ("agents: random, greedy, dragon, human, or mcts with parameters, e.g. "
-             "mcts:iterations=2000 or mcts:time=1,threads=2 (docs/search.md)")
+SPEC_HELP = ("agents: random, greedy, dragon, human, mcts with parameters, e.g. "
+             "mcts:iterations=2000 or mcts:time=1,threads=2 (docs/search.md), or, solo only, the planner "
+             "plan:time=1 (docs/plan.md)")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -367,7 +383,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     pp.set_defaults(func=cmd_play)
     ps = sub.add_parser("solo", help="play solo against the Dragon of Ingenuity; prints scores and ranks",
                         description=SPEC_HELP)
-    ps.add_argument("--agent", default="greedy", type=spec_arg)
+    ps.add_argument("--agent", default=SOLO_DEFAULT, type=spec_arg,
+                    help="who plays (default: the strongest measured solo agent, docs/plan.md)")
+    ps.add_argument("--oracle", action="store_true",
+                    help="also play each deal with the oracle, which sees the hidden tiles, and print how far from it "
+                         "each game was (analysis)")
+    ps.add_argument("--oracle-agent", default=ORACLE, type=spec_arg, help="the oracle's spec (plan:oracle=true,...)")
     ps.add_argument("--seed", type=seed_arg, default=7, help="game k is dealt with seed + k")
     ps.add_argument("--games", type=positive, default=1)
     ps.add_argument("--threads", type=positive, default=None, help="games played at once (default: every core)")

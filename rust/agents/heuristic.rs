@@ -207,33 +207,12 @@ fn pick(s: &State, rng: &mut SplitMix64, w: &Weights, spirits: bool) -> Option<A
     } else {
         s.legal_actions_without_spirits_into(&mut list);
     }
-    let effect = spirits && in_effect(s);
-    let seat = s.current_player();
-    // A castle pick changes nothing the value reads but the tiles in hand, so
-    // picks are valued without playing them.
-    let picking = matches!(s.phase(), Phase::Action | Phase::Complete);
-    let base = if picking { base_value(s, seat, w) } else { 0.0 };
+    let valuer = Valuer::new(s, w, spirits);
     let mut best = f64::NEG_INFINITY;
     let mut chosen = None;
     let mut ties = 0usize;
     for &a in list.iter() {
-        let v = match a {
-            Action::Take(space) if picking => {
-                let Some(t) = s.castle().top(space as usize) else { continue };
-                let mut v = base;
-                for h in s.held() {
-                    v += held(s, seat, h.tile_type(), w);
-                }
-                v + held(s, seat, t.tile_type(), w)
-            }
-            // The inner look-ahead activates no further Spirit (but pays for
-            // the Cunning that Change asked for).
-            Action::Spirit { .. } if !spirits && s.phase() != Phase::Cunning => continue,
-            Action::Spirit { .. } if !spirits => move_value(s, a, w),
-            Action::Spirit { .. } => effect_value(s, a, w),
-            _ if effect => effect_value(s, a, w),
-            _ => move_value(s, a, w),
-        };
+        let Some(v) = valuer.of(a) else { continue };
         if v > best + 1e-9 {
             best = v;
             chosen = Some(a);
@@ -247,4 +226,69 @@ fn pick(s: &State, rng: &mut SplitMix64, w: &Weights, spirits: bool) -> Option<A
         }
     }
     chosen
+}
+
+/// The values the rollout policy ([`choose_without_spirits`]) compares, one
+/// per move of `moves` (legal in `s`), into `out`: a planner's bias. A move
+/// that policy never plays (an optional Spirit activation) gets `None`.
+///
+/// ```
+/// use _core::agents::heuristic::{move_values_without_spirits, Weights};
+/// let s = _core::Setup::new(1, 7).state().unwrap();
+/// let moves = s.legal_actions();
+/// let mut values = vec![None; moves.len()];
+/// move_values_without_spirits(&s, &moves, &Weights::TUNED, &mut values);
+/// assert!(values.iter().all(|v| v.is_some()));
+/// ```
+pub fn move_values_without_spirits(s: &State, moves: &[Action], w: &Weights, out: &mut [Option<f64>]) {
+    let valuer = Valuer::new(s, w, false);
+    for (o, &a) in out.iter_mut().zip(moves) {
+        *o = valuer.of(a);
+    }
+}
+
+/// How [`pick`] values each legal move of one position.
+struct Valuer<'a> {
+    s: &'a State,
+    w: &'a Weights,
+    spirits: bool,
+    /// Inside a Spirit's effect, every choice is played out ([`effect_value`]).
+    effect: bool,
+    seat: usize,
+    /// A castle pick changes nothing the value reads but the tiles in hand, so
+    /// picks are valued without playing them, from `base`.
+    picking: bool,
+    base: f64,
+}
+
+impl<'a> Valuer<'a> {
+    fn new(s: &'a State, w: &'a Weights, spirits: bool) -> Self {
+        let seat = s.current_player();
+        let picking = matches!(s.phase(), Phase::Action | Phase::Complete);
+        let mut base = if picking { base_value(s, seat, w) } else { 0.0 };
+        if picking {
+            for h in s.held() {
+                base += held(s, seat, h.tile_type(), w);
+            }
+        }
+        Valuer { s, w, spirits, effect: spirits && in_effect(s), seat, picking, base }
+    }
+
+    #[inline]
+    fn of(&self, a: Action) -> Option<f64> {
+        let (s, w) = (self.s, self.w);
+        Some(match a {
+            Action::Take(space) if self.picking => {
+                let t = s.castle().top(space as usize)?;
+                self.base + held(s, self.seat, t.tile_type(), w)
+            }
+            // The inner look-ahead activates no further Spirit (but pays for
+            // the Cunning that Change asked for).
+            Action::Spirit { .. } if !self.spirits && s.phase() != Phase::Cunning => return None,
+            Action::Spirit { .. } if !self.spirits => move_value(s, a, w),
+            Action::Spirit { .. } => effect_value(s, a, w),
+            _ if self.effect => effect_value(s, a, w),
+            _ => move_value(s, a, w),
+        })
+    }
 }

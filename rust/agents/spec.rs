@@ -22,6 +22,7 @@ use std::sync::Arc;
 use crate::eval::network::{Network, NetworkEval};
 use crate::eval::{LeafEval, Reward, Rollout, RolloutEval};
 use crate::rng::{stream, SplitMix64};
+use crate::plan::{pimc, Nested};
 use crate::search::{self, Config, DEFAULT_ITERATIONS};
 use crate::state::State;
 
@@ -51,6 +52,13 @@ pub enum AgentSpec {
         /// The exploration constant of the spec; `None`: the default for the game.
         exploration: Option<f64>,
     },
+    /// The solo planner (`crate::plan`, `docs/plan.md`): GNRPA over
+    /// determinizations, replanning at every decision. With `config.determinize`
+    /// false it plans on the true deal (the oracle, for analysis only).
+    Plan {
+        /// Budgets and shape of each decision.
+        config: pimc::Config,
+    },
 }
 
 impl AgentSpec {
@@ -69,6 +77,12 @@ impl AgentSpec {
                 .map(|kv| kv.split_once('=').map(|(k, v)| (k.trim(), v.trim())).ok_or_else(|| bad(format!("expected key=value, got {kv:?}"))))
                 .collect::<Result<_, _>>()?
         };
+        for (i, (k, _)) in pairs.iter().enumerate() {
+            let canon = canonical(k);
+            if let Some((other, _)) = pairs[..i].iter().find(|(o, _)| canonical(o) == canon) {
+                return Err(bad(if other == k { format!("{k} is given twice") } else { format!("{other} and {k} name one setting") }));
+            }
+        }
         let simple = |a: AgentSpec| if pairs.is_empty() { Ok(a) } else { Err(bad(format!("{name} takes no parameters"))) };
         match name {
             "random" => simple(AgentSpec::Random),
@@ -139,9 +153,99 @@ impl AgentSpec {
                 search::check(&cfg).map_err(bad)?;
                 Ok(AgentSpec::Mcts { config: cfg, eval, reuse, exploration })
             }
-            _ => Err(bad(format!("unknown agent {name:?} (random, greedy, dragon, mcts)"))),
+            "plan" => parse_plan(&pairs).map_err(bad),
+            _ => Err(bad(format!("unknown agent {name:?} (random, greedy, dragon, mcts, plan)"))),
         }
     }
+
+    /// Refuses a game of `players` this agent cannot play: a network trained
+    /// for solo games in a game with rivals (or the other way round), the
+    /// planner with rivals.
+    pub fn check_players(&self, players: usize) -> Result<(), String> {
+        match self {
+            AgentSpec::Mcts { eval: LeafEval::Network(n), .. } => n.check_players(players),
+            AgentSpec::Plan { .. } if players != 1 => Err(format!(
+                "the planner (plan) plays solo games only; this game has {players} players (use mcts with rivals)"
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    /// Whether a decision may take long (a search or a plan): runners then watch for Ctrl-C.
+    pub fn searches(&self) -> bool {
+        matches!(self, AgentSpec::Mcts { .. } | AgentSpec::Plan { .. })
+    }
+}
+
+/// The one name of a setting that has two (`time` and `time_limit`, ...).
+fn canonical(key: &str) -> &str {
+    match key {
+        "time_limit" => "time",
+        "exploration" => "c",
+        "rollout_depth" => "depth",
+        "reuse_tree" => "reuse",
+        "lambda" => "rollout_weight",
+        "net_depth" => "cutoff",
+        "tau" => "temperature",
+        k => k,
+    }
+}
+
+/// The planner's defaults (`docs/plan.md` has the measurements behind them).
+pub const PLAN_DEFAULT: pimc::Config = pimc::Config {
+    nested: Nested { level: 1, iterations: 100, alpha: 1.0, temperature: 0.25 },
+    playouts: None,
+    time_limit: Some(1.0),
+    threads: 1,
+    aggregate: pimc::Aggregate::Mean,
+    warm: false,
+    keep: false,
+    determinize: true,
+    prune: false,
+};
+
+fn parse_plan(pairs: &[(&str, &str)]) -> Result<AgentSpec, String> {
+    let mut cfg = pimc::Config { time_limit: None, ..PLAN_DEFAULT };
+    let flag = |k: &str, v: &str| match v {
+        "true" | "on" | "1" | "yes" => Ok(true),
+        "false" | "off" | "0" | "no" => Ok(false),
+        _ => Err(format!("{k} is true or false, got {v:?}")),
+    };
+    let mut oracle = false;
+    for &(k, v) in pairs {
+        let num = |v: &str| v.parse::<f64>().map_err(|_| format!("{k} must be a number, got {v:?}"));
+        let int = |v: &str| v.parse::<u64>().map_err(|_| format!("{k} must be a whole number, got {v:?}"));
+        let small = |v: &str| int(v).and_then(|n| u32::try_from(n).map_err(|_| format!("{k} is too large: {n}")));
+        match k {
+            "time" | "time_limit" => cfg.time_limit = Some(num(v)?),
+            "playouts" => cfg.playouts = Some(int(v)?),
+            "threads" => cfg.threads = int(v)?.min(u32::MAX as u64) as usize,
+            "level" => cfg.nested.level = small(v)?,
+            "iterations" => cfg.nested.iterations = small(v)?,
+            "alpha" => cfg.nested.alpha = num(v)?,
+            "temperature" | "tau" => cfg.nested.temperature = num(v)?,
+            "bias" => {
+                if !flag(k, v)? {
+                    cfg.nested.temperature = f64::INFINITY;
+                }
+            }
+            "aggregate" => cfg.aggregate = pimc::Aggregate::parse(v)?,
+            "warm" => cfg.warm = flag(k, v)?,
+            "keep" => cfg.keep = flag(k, v)?,
+            "prune" => cfg.prune = flag(k, v)?,
+            "oracle" => oracle = flag(k, v)?,
+            _ => return Err(format!("unknown plan parameter {k:?}")),
+        }
+    }
+    if pairs.iter().any(|(k, _)| *k == "bias") && pairs.iter().any(|(k, _)| canonical(k) == "temperature") {
+        return Err("bias=off and a temperature contradict each other".into());
+    }
+    if cfg.playouts.is_none() && cfg.time_limit.is_none() {
+        cfg.time_limit = PLAN_DEFAULT.time_limit;
+    }
+    cfg.determinize = !oracle;
+    cfg.check()?;
+    Ok(AgentSpec::Plan { config: cfg })
 }
 
 /// The weights of `model=`: a file written by `dragoncastle train`, or
@@ -175,11 +279,21 @@ pub fn agent_action_until(
         AgentSpec::Random => random_action(s, rng, buf),
         AgentSpec::Greedy => greedy_action(s, rng),
         AgentSpec::Dragon => s.dragon_action(),
+        AgentSpec::Plan { config } => plan_action(config, s, rng, &mut pimc::Memory::default(), stop).best,
         AgentSpec::Mcts { config, eval, exploration, .. } => {
             // Built-in evaluators never fail, so a search always has a result.
             search::search_until(s, &decision_config(config, eval, *exploration, s, rng), eval, None, stop).ok().and_then(|r| r.0.best)
         }
     }
+}
+
+/// One decision of the planner for the seat to move of `s` (a solo game),
+/// seeded from `rng`; `memory` carries the warm policy and the kept plan.
+pub fn plan_action(config: &pimc::Config, s: &State, rng: &mut SplitMix64, memory: &mut pimc::Memory<Action>, stop: Option<&AtomicBool>) -> pimc::Decision<Action> {
+    let mut root = *s;
+    // The planner never activates a Spirit (`crate::eval::plan`).
+    root.never_activate();
+    pimc::decide(&root, config, rng.next_u64(), memory, stop)
 }
 
 /// The search settings of one decision: the spec's, a seed from the

@@ -6,6 +6,7 @@
 
 pub mod features;
 pub mod network;
+pub mod plan;
 pub mod rollout;
 
 use crate::action::{Action, ActionList, NUM_ACTIONS};

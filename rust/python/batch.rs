@@ -43,6 +43,7 @@ pub(crate) fn playouts<'py>(
     use crate::batch::{playouts as run, Outcome};
     let policy = crate::agents::spec::AgentSpec::parse(agent).map_err(setup_err)?;
     crate::setup::check_players(players as i64).map_err(to_py_err)?;
+    policy.check_players(players).map_err(PyValueError::new_err)?;
     if threads.is_some_and(|t| !(1..=crate::search::MAX_THREADS).contains(&t)) {
         return Err(PyValueError::new_err(format!("threads must be 1 to {}", crate::search::MAX_THREADS)));
     }

@@ -37,6 +37,7 @@ mod errors;
 mod evaluator;
 mod game;
 mod network;
+mod plan;
 mod search;
 mod setup;
 mod vecenv;
@@ -54,6 +55,7 @@ use setup::*;
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add_class::<PyGame>()?;
+    m.add_class::<plan::PyPlanner>()?;
     m.add_class::<vecenv::PyVecEnv>()?;
     m.add_class::<PyAction>()?;
     m.add_class::<PyActionKind>()?;

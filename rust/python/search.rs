@@ -394,6 +394,21 @@ pub fn agent_spec<'py>(py: Python<'py>, text: &str) -> PyResult<(String, Bound<'
             d.set_item("widening", c.widening)?;
             "mcts"
         }
+        AgentSpec::Plan { config: c } => {
+            d.set_item("time_limit", c.time_limit)?;
+            d.set_item("playouts", c.playouts)?;
+            d.set_item("threads", c.threads)?;
+            d.set_item("level", c.nested.level)?;
+            d.set_item("iterations", c.nested.iterations)?;
+            d.set_item("alpha", c.nested.alpha)?;
+            d.set_item("temperature", c.nested.temperature)?;
+            d.set_item("aggregate", c.aggregate.name())?;
+            d.set_item("warm", c.warm)?;
+            d.set_item("keep", c.keep)?;
+            d.set_item("prune", c.prune)?;
+            d.set_item("oracle", !c.determinize)?;
+            "plan"
+        }
     };
     Ok((name.into(), d))
 }

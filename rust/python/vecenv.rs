@@ -64,6 +64,9 @@ impl PyVecEnv {
         let reward = RewardKind::parse(reward).map_err(to_py_err)?;
         let observation = Observation::parse(observation).map_err(to_py_err)?;
         let opponent = opponent.map(AgentSpec::parse).transpose().map_err(to_py_err)?;
+        if let Some(o) = &opponent {
+            o.check_players(players).map_err(PyValueError::new_err)?;
+        }
         let learner = match (&opponent, learner) {
             (Some(_), l) => Some(l.unwrap_or(0)),
             (None, Some(_)) => return Err(PyValueError::new_err("learner is the seat the opponents leave free: give an opponent too")),

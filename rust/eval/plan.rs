@@ -1,0 +1,150 @@
+//! Dragon Castle for the planner (`crate::plan`): the solo game as a
+//! single-seat problem. A move's code is its phase, its action id and the
+//! tile it concerns; its bias is the rollout policy's value of it
+//! ([`heuristic::move_values_without_spirits`] with [`Weights::TUNED`]).
+//!
+//! The planner plays as the search's rollouts do: it never activates a
+//! Spirit (the state is made [`State::never_activate`] before planning), so
+//! with Spirit cards it plans the game without them.
+
+use crate::action::{Action, ActionList, NUM_ACTIONS};
+use crate::agents::heuristic::{self, Weights};
+use crate::plan::PlanGame;
+use crate::rng::SplitMix64;
+use crate::search::SearchGame;
+use crate::state::{Phase, State};
+
+/// Phases a code tells apart: Action, Complete, Place, the rest.
+const PHASES: usize = 4;
+/// Action ids that can occur (the rest of the id space is reserved).
+const IDS: usize = 704;
+/// What a move concerns: a tile symbol (0–28), a Shrine's stack height
+/// (29–31 for heights 1, 2, 3 or more), or nothing (32).
+const CONCERNS: usize = 33;
+const NOTHING: usize = 32;
+const _: () = assert!(IDS <= NUM_ACTIONS);
+
+impl PlanGame for State {
+    type Move = Action;
+    type Moves = ActionList;
+    const NUM_CODES: usize = PHASES * IDS * CONCERNS;
+
+    #[inline]
+    fn is_over(&self) -> bool {
+        State::is_over(self)
+    }
+    #[inline]
+    fn legal_moves(&self, out: &mut ActionList) {
+        self.legal_actions_without_spirits_into(out);
+    }
+    #[inline]
+    fn play(&mut self, m: Action) {
+        self.apply_unchecked(m);
+    }
+    /// The solo score (the variant's −15 included).
+    #[inline]
+    fn score(&self) -> f64 {
+        self.score(0) as f64
+    }
+    fn determinize(&self, rng: &mut SplitMix64) -> State {
+        <State as SearchGame>::determinize(self, rng)
+    }
+    fn codes_and_biases(&self, moves: &[Action], codes: &mut [u32], biases: &mut [f64]) {
+        let phase = match self.phase() {
+            Phase::Action => 0,
+            Phase::Complete => 1,
+            Phase::Place => 2,
+            _ => 3,
+        };
+        for (c, &m) in codes.iter_mut().zip(moves) {
+            *c = ((phase * IDS + (m.id() as usize).min(IDS - 1)) * CONCERNS + concern(self, m)) as u32;
+        }
+        let mut values = [None; crate::action::MAX_LEGAL];
+        let values = &mut values[..moves.len()];
+        heuristic::move_values_without_spirits(self, moves, &Weights::TUNED, values);
+        for (b, v) in biases.iter_mut().zip(values.iter()) {
+            *b = v.unwrap_or(f64::NEG_INFINITY);
+        }
+    }
+}
+
+/// The tile a move concerns: the one taken or placed, or the height of the
+/// stack a Shrine goes on.
+fn concern(s: &State, m: Action) -> usize {
+    match m {
+        Action::Take(space) => s.castle().top(space as usize).map_or(NOTHING, |t| t.index() as usize),
+        Action::Place(_) => s.held().first().map_or(NOTHING, |t| t.index() as usize),
+        Action::Shrine(cell) => 29 + (s.player(s.current_player()).realm.height(cell as usize).clamp(1, 3) as usize - 1),
+        _ => NOTHING,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::pimc::{self, Aggregate, Memory};
+    use crate::plan::{Nested, PlanGame};
+    use crate::setup::Setup;
+
+    fn cfg(determinize: bool) -> pimc::Config {
+        pimc::Config {
+            nested: Nested { level: 1, iterations: 20, ..Nested::default() },
+            playouts: Some(200),
+            time_limit: None,
+            threads: 1,
+            aggregate: Aggregate::Mean,
+            warm: false,
+            keep: false,
+            determinize,
+            prune: false,
+        }
+    }
+
+    #[test]
+    fn codes_are_in_range_and_tell_tiles_apart() {
+        let mut s = Setup::new(1, 3).state().unwrap();
+        s.never_activate();
+        let mut rng = SplitMix64::new(0);
+        let mut codes = [0u32; crate::action::MAX_LEGAL];
+        let mut biases = [0f64; crate::action::MAX_LEGAL];
+        while !PlanGame::is_over(&s) {
+            let mut moves = ActionList::default();
+            PlanGame::legal_moves(&s, &mut moves);
+            let n = moves.len();
+            s.codes_and_biases(&moves, &mut codes[..n], &mut biases[..n]);
+            assert!(codes[..n].iter().all(|&c| (c as usize) < State::NUM_CODES));
+            // Within a decision every move has its own code and a finite bias.
+            let mut sorted = codes[..n].to_vec();
+            sorted.sort_unstable();
+            sorted.dedup();
+            assert_eq!(sorted.len(), n);
+            assert!(biases[..n].iter().all(|b| b.is_finite()));
+            s.apply_unchecked(moves[rng.pick(n)]);
+        }
+    }
+
+    /// The hidden-information control (R-CASTLE-1): two positions that
+    /// differ only in the order of the covered tiles give the same decision,
+    /// with the same findings for every move; the oracle, which reads them,
+    /// does not.
+    #[test]
+    fn decisions_never_read_a_hidden_tile() {
+        let mut s = Setup::new(1, 5).state().unwrap();
+        let mut rng = SplitMix64::new(1);
+        for step in 0..60 {
+            if step % 20 == 0 {
+                let twin = s.redeal_covered(|tiles| tiles.reverse());
+                assert_ne!(s, twin, "the twin differs in hidden tiles");
+                let da = pimc::decide(&s, &cfg(true), 11, &mut Memory::default(), None);
+                let db = pimc::decide(&twin, &cfg(true), 11, &mut Memory::default(), None);
+                assert_eq!((da.best, &da.root, &da.plan), (db.best, &db.root, &db.plan));
+                assert!(da.root.iter().filter(|r| r.tried > 0).count() > 1);
+                let oa = pimc::decide(&s, &cfg(false), 11, &mut Memory::default(), None);
+                let ob = pimc::decide(&twin, &cfg(false), 11, &mut Memory::default(), None);
+                assert_ne!(oa.root, ob.root);
+            }
+            let moves = s.legal_actions();
+            s.apply_unchecked(moves[rng.pick(moves.len())]);
+        }
+    }
+}

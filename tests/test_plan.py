@@ -1,0 +1,138 @@
+"""The solo planner (``plan``, ``dc.agents.PlannerAgent``): its results, its
+spec, the hidden-information control and every runner that takes it. The
+planner's own algorithm (known optima of toy puzzles, the GNRPA update by
+hand) is tested in Rust (``rust/plan/toy.rs``)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+import dragoncastle as dc
+from dragoncastle.agents import ORACLE, SOLO_DEFAULT, PlannerAgent, from_spec
+
+#: A planner that decides a solo game in about a second.
+QUICK = "plan:playouts=400,iterations=5"
+
+
+def results(r):
+    """A plan's findings without the clock."""
+    return (r.action, r.values, r.tried, r.votes, r.best, r.plan, r.playouts, r.determinizations)
+
+
+def test_a_seeded_plan_with_a_playout_budget_is_reproducible_on_any_thread_count():
+    g = dc.Game(players=1, seed=4)
+    one = PlannerAgent(playouts=2000, iterations=10, seed=3)
+    two = PlannerAgent(playouts=2000, iterations=10, seed=3, threads=2)
+    first = one.plan(g)
+    assert first.action in g.legal_actions()
+    assert set(first.values) == set(g.legal_actions())
+    assert results(first) == results(one.plan(g)) == results(two.plan(g))
+    assert first.plan[0] == first.action and first.playouts >= 2000
+    # The move chosen has the best mean (the default aggregate).
+    assert first.values[first.action] == max(first.values.values())
+
+
+def test_decisions_never_read_a_hidden_tile():
+    """R-CASTLE-1: a position and its determinization (same public
+    information, covered tiles re-dealt) get the same plan; the oracle, which
+    reads the covered tiles, does not."""
+    g = dc.Game(players=1, seed=9)
+    for a in g.legal_actions()[:1]:
+        g.apply(a)
+    while len(g.legal_actions()) < 2:
+        g.apply(g.legal_actions()[0])
+    d = g.determinize(123)
+    assert d != g and d.observation(0) == g.observation(0)
+    agent = PlannerAgent(playouts=1500, iterations=10, seed=5)
+    assert results(agent.plan(g)) == results(agent.plan(d))
+    oracle = PlannerAgent(playouts=1500, iterations=10, seed=5, oracle=True)
+    assert results(oracle.plan(g)) != results(oracle.plan(d))
+
+
+def test_specs_round_trip_and_refuse_bad_input():
+    for text in (QUICK, "plan:time=0.5,level=2,iterations=10,aggregate=vote,warm=true,keep=true", "plan:time=1,oracle=true"):
+        agent = from_spec(text)
+        assert isinstance(agent, PlannerAgent) and agent.spec == text
+        assert from_spec(agent.spec).spec == agent.spec
+    assert PlannerAgent(time_limit=1, level=2).spec == "plan:time=1,level=2"
+    # Budgets come first in the text; any order parses to the same agent.
+    assert from_spec("plan:oracle=true,time=1").spec == "plan:time=1,oracle=true"
+    for bad in ("plan:time=1,time_limit=2", "plan:level=1,level=2", "plan:level=0", "plan:level=9", "plan:iterations=0",
+                "plan:playouts=0", "plan:time=-1", "plan:alpha=0", "plan:temperature=0", "plan:aggregate=median",
+                "plan:warm=maybe", "plan:foo=1", "plan:threads=0", "plan:bias=off,temperature=1", "plan:level=99999999999"):
+        with pytest.raises(ValueError):
+            from_spec(bad)
+    with pytest.raises(TypeError):
+        PlannerAgent(exploration=1)
+    with pytest.raises(ValueError):
+        PlannerAgent(seed=-1)
+    # The defaults are specs that parse.
+    assert isinstance(from_spec(SOLO_DEFAULT), PlannerAgent) and isinstance(from_spec(ORACLE), PlannerAgent)
+
+
+def test_rivals_are_refused_everywhere_with_a_clear_message():
+    two = dc.Game(players=2, seed=1)
+    before = two.to_json()
+    with pytest.raises(ValueError, match="solo games only"):
+        PlannerAgent(playouts=100).act(two)
+    assert two.to_json() == before
+    with pytest.raises(ValueError, match="solo games only"):
+        dc.arena([QUICK, "greedy"], 2)
+    with pytest.raises(ValueError, match="solo games only"):
+        dc.playouts(2, players=2, agent=QUICK)
+    with pytest.raises(ValueError, match="solo games only"):
+        dc.VecEnv(2, players=2, opponent=QUICK)
+    with pytest.raises(ValueError, match="solo games only"):
+        dc.play(dc.Game(players=2, seed=1), [PlannerAgent(playouts=100), dc.agents.GreedyAgent(0)])
+    with pytest.raises(ValueError, match="solo games only"):
+        dc.ladder(["greedy", QUICK], 1)
+
+
+def test_every_solo_runner_plays_it_and_they_agree():
+    """The arena, playouts and ``dc.play`` play the same seeded solo game."""
+    arena = dc.arena([QUICK], 2, seed=11, threads=2)
+    scores, _, lengths = dc.playouts(2, players=1, seed=11, agent=QUICK, threads=1)
+    assert scores[:, 0].tolist() == [g["scores"][0] for g in arena.games]
+    assert all(s > 0 for s in scores[:, 0])
+    # dc.play with the agent object, seeded per game: a whole game, legal at every step.
+    g = dc.Game(players=1, seed=11)
+    r = dc.play(g, [PlannerAgent(playouts=400, iterations=5, seed=1)])
+    assert g.is_over and r.scores[0] == g.scores()[0] > 0
+
+
+def test_the_planner_beats_greedy_solo():
+    """Even on a small budget, planning beats one decision of look-ahead on every deal tried."""
+    planned = dc.arena([QUICK], 4, seed=500, threads=2)
+    greedy = dc.arena(["greedy"], 4, seed=500)
+    for p, q in zip(planned.games, greedy.games):
+        assert p["scores"][0] > q["scores"][0]
+
+
+def test_the_kept_plan_is_followed_and_reset_forgets_it():
+    """With ``keep``, the second decision of a game begins from the first's plan."""
+    g = dc.Game(players=1, seed=2)
+    agent = PlannerAgent(playouts=1000, iterations=10, seed=1, keep=True, warm=True)
+    first = agent.plan(g)
+    g.apply(first.action)
+    while len(g.legal_actions()) < 2:
+        g.apply(g.legal_actions()[0])
+    second = agent.plan(g)
+    agent.reset()
+    fresh = agent.plan(g)
+    assert second.action in g.legal_actions() and fresh.action in g.legal_actions()
+    assert results(second) != results(fresh)
+
+
+def test_solo_cli_reports_the_oracle():
+    out = subprocess.run([sys.executable, "-m", "dragoncastle", "solo", "--agent", QUICK, "--games", "2", "--seed", "3",
+                          "--oracle", "--oracle-agent", "plan:oracle=true,playouts=400,iterations=5,aggregate=best,keep=true"],
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    lines = [line for line in out.stdout.splitlines() if "oracle" in line]
+    assert len(lines) == 2 and all("to the oracle" in line for line in lines)
+    bad = subprocess.run([sys.executable, "-m", "dragoncastle", "solo", "--agent", "plan:level=0"],
+                         capture_output=True, text=True, timeout=60)
+    assert bad.returncode != 0 and "level" in bad.stderr
