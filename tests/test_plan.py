@@ -128,7 +128,7 @@ def test_the_kept_plan_is_followed_and_reset_forgets_it():
 
 def test_solo_cli_reports_the_oracle():
     out = subprocess.run([sys.executable, "-m", "dragoncastle", "solo", "--agent", QUICK, "--games", "2", "--seed", "3",
-                          "--oracle", "--oracle-agent", "plan:oracle=true,playouts=400,iterations=5,aggregate=best,keep=true"],
+                          "--oracle", "--oracle-agent", "plan:oracle=true,playouts=2000,iterations=10"],
                          capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     lines = [line for line in out.stdout.splitlines() if "oracle" in line]
@@ -136,3 +136,30 @@ def test_solo_cli_reports_the_oracle():
     bad = subprocess.run([sys.executable, "-m", "dragoncastle", "solo", "--agent", "plan:level=0"],
                          capture_output=True, text=True, timeout=60)
     assert bad.returncode != 0 and "level" in bad.stderr
+
+
+def test_the_readme_section_runs_as_written():
+    """The README's planner snippet runs, in seconds."""
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    section = readme.split("## Solo planner", 1)[1].split("\n## ", 1)[0]
+    code = section.split("```python", 1)[1].split("```", 1)[0]
+    exec(compile(code, "README.md (Solo planner)", "exec"), {})
+
+
+def test_the_oracle_plans_once_and_reaches_its_plan_score():
+    """On the true deal the oracle's first plan is followed to the end: its
+    score is the game's, and later decisions need no playout."""
+    g = dc.Game(players=1, seed=21)
+    oracle = PlannerAgent(playouts=3000, iterations=20, seed=2, oracle=True)
+    first = oracle.plan(g)
+    promised = first.best[first.action]
+    assert first.playouts >= 3000 and first.plan[0] == first.action
+    g.apply(first.action)
+    later = []
+    while not g.is_over:
+        r = oracle.plan(g)
+        later.append(r.playouts)
+        g.apply(r.action)
+    assert g.scores()[0] == promised and set(later) == {0}

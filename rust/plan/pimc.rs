@@ -72,7 +72,8 @@ pub struct Config {
     /// of it is legal in the determinization.
     pub keep: bool,
     /// Plan on determinizations (true) or on the position as given, hidden
-    /// information included (false: analysis only, it reads what a player cannot see).
+    /// information included (false, the oracle: analysis only, it reads what
+    /// a player cannot see; it makes one plan and follows it, see `oracle`).
     pub determinize: bool,
     /// Successive halving over the moves: after rounds of 1, 1, 2, 4, ...
     /// determinizations, only the better half of the moves (at least two) is
@@ -195,6 +196,11 @@ pub fn decide<G: PlanGame>(root: &G, cfg: &Config, seed: u64, memory: &mut Memor
         _ => {}
     }
     let deadline = cfg.time_limit.map(|t| started + Duration::from_secs_f64(t));
+    if !cfg.determinize {
+        oracle(root, &legal, cfg, seed, memory, deadline, stop, &mut out);
+        out.seconds = started.elapsed().as_secs_f64();
+        return out;
+    }
     let n = legal.len();
     let legal: &[G::Move] = &legal;
     let memory_read: &Memory<G::Move> = memory;
@@ -251,6 +257,63 @@ pub fn decide<G: PlanGame>(root: &G, cfg: &Config, seed: u64, memory: &mut Memor
     *memory = Memory { policy: mem.and_then(|k| k.policy), plan: out.plan[1..].to_vec() };
     out.seconds = started.elapsed().as_secs_f64();
     out
+}
+
+/// The oracle's decision (`determinize` false): on the true position there
+/// is nothing to average, so it follows the plan it kept while that plan is
+/// legal to the end, and otherwise makes one: `threads` nested searches from
+/// the position (seeded apart; the best wins, the first of equals), each
+/// with the whole budget. So on a solo deal the whole budget is spent on the
+/// first decision and the game follows that plan.
+#[allow(clippy::too_many_arguments)]
+fn oracle<G: PlanGame>(
+    root: &G,
+    legal: &[G::Move],
+    cfg: &Config,
+    seed: u64,
+    memory: &mut Memory<G::Move>,
+    deadline: Option<Instant>,
+    stop: Option<&AtomicBool>,
+    out: &mut Decision<G::Move>,
+) {
+    let mut kept = Sequence::default();
+    let plan = if replay(root, &memory.plan, cfg.nested.temperature, &mut kept) {
+        kept
+    } else {
+        let budget = Budget { playouts: cfg.playouts, deadline, stop };
+        let found: Vec<(Sequence<G::Move>, u64)> = std::thread::scope(|scope| {
+            let search = |t: u64| {
+                let mut planner: Planner<G> = Planner::new(cfg.nested);
+                let best = planner.search(root, &mut SplitMix64::stream(seed, DET + t), &budget, None).clone();
+                (best, planner.playouts)
+            };
+            let handles: Vec<_> = (1..cfg.threads.max(1) as u64).map(|t| scope.spawn(move || search(t))).collect();
+            let mut all = vec![search(0)];
+            all.extend(handles.into_iter().map(|h| h.join().expect("a planner thread panicked")));
+            all
+        });
+        out.playouts = found.iter().map(|f| f.1).sum();
+        out.determinizations = found.len() as u64;
+        let mut best = Sequence::default();
+        for (s, _) in found {
+            if s.score > best.score {
+                best = s;
+            }
+        }
+        best
+    };
+    let first = plan.first().filter(|m| legal.contains(m)).unwrap_or(legal[0]);
+    out.best = Some(first);
+    out.root = legal
+        .iter()
+        .map(|&action| {
+            let ours = action == first && plan.score > f64::NEG_INFINITY;
+            let score = if ours { plan.score } else { f64::NEG_INFINITY };
+            RootMove { action, tried: u32::from(ours), mean: if ours { score } else { 0.0 }, votes: u32::from(ours), best: score }
+        })
+        .collect();
+    out.plan = if plan.first() == Some(first) { plan.moves } else { vec![first] };
+    memory.plan = out.plan[1..].to_vec();
 }
 
 /// One thread's share: determinizations taken in turn from `next` until the
