@@ -27,6 +27,7 @@ __all__ = [
     "InvalidActionError",
     "Layout",
     "MCTS",
+    "Planner",
     "VecEnv",
     "Phase",
     "Realm",
@@ -671,6 +672,7 @@ class MCTS:
     def reset(self) -> None:
         """Forget the tree kept for reuse."""
 
+@final
 class Planner:
     """The Rust side of ``dragoncastle.agents.PlannerAgent``: the planner's
     settings (from its spec text) and what it carries between the decisions of

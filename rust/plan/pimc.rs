@@ -261,10 +261,11 @@ pub fn decide<G: PlanGame>(root: &G, cfg: &Config, seed: u64, memory: &mut Memor
 
 /// The oracle's decision (`determinize` false): on the true position there
 /// is nothing to average, so it follows the plan it kept while that plan is
-/// legal to the end, and otherwise makes one: `threads` nested searches from
-/// the position (seeded apart; the best wins, the first of equals), each
-/// with the whole budget. So on a solo deal the whole budget is spent on the
-/// first decision and the game follows that plan.
+/// legal to the end, and otherwise makes one: on each of `threads` threads,
+/// nested searches from the position one after another until the budget is
+/// spent, each beginning from the best plan so far (seeded apart; the best
+/// of the threads wins, the first of equals). So on a solo deal the whole
+/// budget is spent on the first decision and the game follows that plan.
 #[allow(clippy::too_many_arguments)]
 fn oracle<G: PlanGame>(
     root: &G,
@@ -282,9 +283,22 @@ fn oracle<G: PlanGame>(
     } else {
         let budget = Budget { playouts: cfg.playouts, deadline, stop };
         let found: Vec<(Sequence<G::Move>, u64)> = std::thread::scope(|scope| {
+            // Each thread runs searches one after another until the budget is
+            // spent, each beginning from the best plan so far.
             let search = |t: u64| {
                 let mut planner: Planner<G> = Planner::new(cfg.nested);
-                let best = planner.search(root, &mut SplitMix64::stream(seed, DET + t), &budget, None).clone();
+                let mut best = Sequence::default();
+                for k in 0.. {
+                    if k > 0 && budget.spent(planner.playouts) {
+                        break;
+                    }
+                    let mut rng = SplitMix64::stream(seed, DET + (t << 32) + k);
+                    let start = (best.score > f64::NEG_INFINITY).then(|| best.clone());
+                    let found = planner.search(root, &mut rng, &budget, start.as_ref());
+                    if found.score > best.score {
+                        best = found.clone();
+                    }
+                }
                 (best, planner.playouts)
             };
             let handles: Vec<_> = (1..cfg.threads.max(1) as u64).map(|t| scope.spawn(move || search(t))).collect();
