@@ -13,6 +13,8 @@ use std::time::{Duration, Instant};
 
 use super::{replay, Budget, Nested, PlanGame, Planner, Sequence};
 use crate::rng::SplitMix64;
+// The search's bounds on time and threads hold for every agent.
+use crate::search::{MAX_THREADS, MAX_TIME_LIMIT};
 
 /// How the determinizations' findings choose the move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -80,11 +82,6 @@ pub struct Config {
     /// searched on, so the closest choices get the most determinizations.
     pub prune: bool,
 }
-
-/// Longest time per decision (a day): beyond it an `Instant` may overflow.
-pub const MAX_TIME_LIMIT: f64 = 86_400.0;
-/// Most threads a decision may use.
-pub const MAX_THREADS: usize = 256;
 
 impl Config {
     /// Refuses settings no decision can run with.
