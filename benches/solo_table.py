@@ -2,7 +2,7 @@
 per agent spec its mean score ± standard error, min–max and deal count, and
 against a baseline spec the paired difference on the deals both played.
 
-    python3 benches/solo_table.py RESULTS.jsonl [--baseline SPEC] [--cards] [--seeds FIRST END]
+    python3 benches/solo_table.py RESULTS.jsonl [--baseline SPEC] [--specs SPEC ...] [--cards] [--seeds FIRST END]
 """
 
 from __future__ import annotations
@@ -49,11 +49,15 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("paths", nargs="+")
     p.add_argument("--baseline", default=None, help="the spec the others are paired against")
+    p.add_argument("--specs", nargs="+", default=None, help="only these specs (the baseline among them)")
     p.add_argument("--cards", action="store_true", help="the standard solo games (1 Spirit, 1 Dragon, -15)")
     p.add_argument("--seeds", nargs=2, type=int, metavar=("FIRST", "END"), help="only deals FIRST..END-1")
     args = p.parse_args()
     seeds = range(*args.seeds) if args.seeds else None
-    print(table(load(args.paths, args.cards, seeds), args.baseline))
+    results = load(args.paths, args.cards, seeds)
+    if args.specs:
+        results = {k: v for k, v in results.items() if k in args.specs}
+    print(table(results, args.baseline))
 
 
 if __name__ == "__main__":
