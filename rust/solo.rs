@@ -42,26 +42,34 @@ impl State {
     /// westernmost of them (lowest space id). `None` when the castle is empty.
     pub fn dragon_first_pick(&self) -> Option<Action> {
         let c = &self.castle;
-        let top = c.top_floor();
-        if top == 0 {
-            return None;
-        }
+        // The Available top-floor tiles (R-ACT-1), ascending: northernmost first.
+        let candidates = c.top_floor_available();
         let last = self.last_pick_of(self.previous_seat());
-        for category in 0..4 {
-            for s in c.spaces() {
-                if c.height(s) == top && c.is_available(s) && c.top(s).is_some_and(|t| wanted(category, last, t)) {
-                    return Some(Action::Take(s as u8));
+        // The first candidate of each category: one pass instead of four.
+        let mut first = [None; 4];
+        for s in candidates.iter() {
+            let Some(t) = c.top(s) else { continue };
+            for (category, slot) in first.iter_mut().enumerate() {
+                if slot.is_none() && wanted(category, last, t) {
+                    *slot = Some(s);
                 }
             }
+            if first[0].is_some() {
+                break;
+            }
         }
-        None
+        first.into_iter().flatten().next().map(|s| Action::Take(s as u8))
     }
 
     /// R-SOLO-4: the northernmost, then westernmost Available tile identical to
     /// `first`, judged with `first` already gone.
     pub fn dragon_second_pick(&self, first: Tile) -> Option<Action> {
         let c = &self.castle;
-        c.spaces().find(|&s| c.top(s) == Some(first) && c.is_available(s)).map(|s| Action::Take(s as u8))
+        // Copies are numbered in space order, so the lowest Available copy is the northernmost.
+        match c.available_copies(first) {
+            0 => None,
+            mask => Some(Action::Take(c.copy_space(first, mask.trailing_zeros() as usize))),
+        }
     }
 
     /// What the Dragon of Ingenuity would do now, as the seat to move (the

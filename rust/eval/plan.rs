@@ -123,6 +123,25 @@ mod tests {
         }
     }
 
+    /// The planner's memo of positions (`plan/memo.rs`) saves work and
+    /// changes nothing, on Dragon Castle's deals too (R-SOLO-2: the Dragon's
+    /// turns inside `play` are deterministic, so a path names a position).
+    #[test]
+    fn the_memo_changes_no_plan() {
+        use crate::plan::{Budget, Planner};
+        for seed in [2, 3] {
+            let mut s = Setup::new(1, seed).state().unwrap();
+            s.never_activate();
+            let nested = Nested { level: 2, iterations: 6, ..Nested::default() };
+            let mut with: Planner<State> = Planner::new(nested);
+            let mut without: Planner<State> = Planner::without_memo(nested);
+            let a = with.search(&s, &mut SplitMix64::new(seed), &Budget::default(), None).clone();
+            let b = without.search(&s, &mut SplitMix64::new(seed), &Budget::default(), None).clone();
+            assert_eq!((&a.moves, a.score), (&b.moves, b.score));
+            assert_eq!(with.policy_mut(), without.policy_mut());
+        }
+    }
+
     /// The hidden-information control (R-CASTLE-1): two positions that
     /// differ only in the order of the covered tiles give the same decision,
     /// with the same findings for every move; the oracle, which reads them,

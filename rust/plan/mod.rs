@@ -11,6 +11,7 @@
 //! [`pimc`] plans over determinizations of hidden information.
 //! `docs/plan.md` describes the algorithm and its tuning.
 
+mod memo;
 pub mod pimc;
 #[cfg(test)]
 mod toy;
@@ -19,11 +20,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use crate::rng::SplitMix64;
+use memo::{Memo, Path};
 
 /// What a planner needs from a problem: the legal moves, playing one, the
 /// score of an end, a determinization of the hidden information, and each
 /// move's code and bias.
-pub trait PlanGame: Copy + Send + Sync {
+pub trait PlanGame: Copy + PartialEq + Send + Sync {
     /// A decision of the problem (Dragon Castle: [`crate::Action`]).
     type Move: Copy + Eq + Send + Sync + std::fmt::Debug;
     /// A buffer of moves with a fixed capacity (no allocation per decision).
@@ -174,6 +176,13 @@ pub struct Planner<G: PlanGame> {
     /// Playouts run since the planner was made.
     pub playouts: u64,
     nested: Nested,
+    /// What the positions reached from `root` offer, by path (`memo.rs`).
+    memo: Memo<G::Move>,
+    root: Option<G>,
+    roots: u64,
+    root_path: Path,
+    /// Tests turn the memo off to check that results do not depend on it.
+    memo_off: bool,
 }
 
 impl<G: PlanGame> Planner<G> {
@@ -188,7 +197,18 @@ impl<G: PlanGame> Planner<G> {
             logits: Vec::new(),
             playouts: 0,
             nested,
+            memo: Memo::new(),
+            root: None,
+            roots: 0,
+            root_path: Path::root(0),
+            memo_off: false,
         }
+    }
+
+    /// The same planner without its memo (for tests: results must not change).
+    #[cfg(test)]
+    pub(crate) fn without_memo(nested: Nested) -> Self {
+        Planner { memo_off: true, ..Self::new(nested) }
     }
 
     /// The policy the next [`Planner::search`] starts from (zero at first; a
@@ -204,6 +224,12 @@ impl<G: PlanGame> Planner<G> {
     /// toward it first). Returns the best sequence found.
     pub fn search(&mut self, root: &G, rng: &mut SplitMix64, budget: &Budget, start: Option<&Sequence<G::Move>>) -> &Sequence<G::Move> {
         let top = self.nested.level as usize;
+        if self.root.as_ref() != Some(root) {
+            // Paths from another root name other positions.
+            self.roots += 1;
+            self.root_path = Path::root(self.roots);
+            self.root = Some(*root);
+        }
         self.best[top].clear();
         if let Some(s) = start {
             self.best[top].copy_from(s);
@@ -240,33 +266,59 @@ impl<G: PlanGame> Planner<G> {
     }
 
     /// One playout from `root` with the level-1 policy into `self.playout`.
+    /// A position met before (by the same path from the same root) takes
+    /// its moves, codes and biases from the memo.
     fn play_out(&mut self, root: &G, rng: &mut SplitMix64) {
         let inv_t = 1.0 / self.nested.temperature;
-        let policy = &self.policies[1];
-        let seq = &mut self.playout;
+        let Planner { policies, playout: seq, moves, logits, memo, root_path, memo_off, .. } = self;
+        let policy = &policies[1];
         seq.clear();
         let mut s = *root;
+        let mut path = *root_path;
         loop {
-            s.legal_moves(&mut self.moves);
-            let n = self.moves.len();
-            if n == 0 {
-                break;
-            }
-            let chosen = if n == 1 {
-                0
-            } else {
-                let start = seq.codes.len();
-                seq.codes.resize(start + n, 0);
-                seq.biases.resize(start + n, 0.0);
-                s.codes_and_biases(&self.moves, &mut seq.codes[start..], &mut seq.biases[start..]);
-                scale_biases(&mut seq.biases[start..], inv_t);
-                let c = draw(policy, &seq.codes[start..], &seq.biases[start..], &mut self.logits, rng);
-                seq.steps.push((start as u32, n as u32, c as u32));
-                c
+            let start = seq.codes.len();
+            let (m, chosen) = match if *memo_off { None } else { memo.get(path) } {
+                Some((known, codes, biases)) => {
+                    let n = known.len();
+                    if n == 0 {
+                        break;
+                    }
+                    let chosen = if n == 1 {
+                        0
+                    } else {
+                        seq.codes.extend_from_slice(codes);
+                        seq.biases.extend_from_slice(biases);
+                        let c = draw(policy, codes, biases, logits, rng);
+                        seq.steps.push((start as u32, n as u32, c as u32));
+                        c
+                    };
+                    (known[chosen], chosen)
+                }
+                None => {
+                    s.legal_moves(moves);
+                    let n = moves.len();
+                    let chosen = if n <= 1 {
+                        memo.put(path, moves, &[], &[]);
+                        0
+                    } else {
+                        seq.codes.resize(start + n, 0);
+                        seq.biases.resize(start + n, 0.0);
+                        s.codes_and_biases(moves, &mut seq.codes[start..], &mut seq.biases[start..]);
+                        scale_biases(&mut seq.biases[start..], inv_t);
+                        memo.put(path, moves, &seq.codes[start..], &seq.biases[start..]);
+                        let c = draw(policy, &seq.codes[start..], &seq.biases[start..], logits, rng);
+                        seq.steps.push((start as u32, n as u32, c as u32));
+                        c
+                    };
+                    if n == 0 {
+                        break;
+                    }
+                    (moves[chosen], chosen)
+                }
             };
-            let m = self.moves[chosen];
             s.play(m);
             seq.moves.push(m);
+            path = path.then(chosen);
         }
         seq.score = s.score();
         self.playouts += 1;

@@ -7,7 +7,7 @@ use super::*;
 /// An assignment puzzle: put items `0..N` in positions `0..N`, one per move
 /// (the move is the item for the next position); the score is the sum of
 /// `gain[item][position]`. Its optimum is found by trying every permutation.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 struct Assign {
     gain: [[i32; N]; N],
     used: u16,
@@ -163,6 +163,26 @@ fn searches_are_seeded_and_budgets_hold() {
     let mut p: Planner<Assign> = Planner::new(nested);
     let s = p.search(&a, &mut SplitMix64::new(1), &Budget { stop: Some(&stop), ..Budget::default() }, None);
     assert_eq!((s.score, p.playouts), (f64::NEG_INFINITY, 0));
+}
+
+/// The memo only saves work: with or without it a search plays the same
+/// playouts (same best sequence, score and adapted policy), over searches
+/// from two roots in turn (paths from one root never answer for the other)
+/// and with the tests' arena small enough to be emptied many times.
+#[test]
+fn the_memo_changes_nothing_but_speed() {
+    for hint in [false, true] {
+        let roots = [Assign::new(6, hint), Assign::new(7, hint)];
+        let nested = Nested { level: 2, iterations: 40, ..Nested::default() };
+        let mut with: Planner<Assign> = Planner::new(nested);
+        let mut without: Planner<Assign> = Planner::without_memo(nested);
+        for (k, r) in [0, 0, 1, 1, 0, 1].into_iter().enumerate() {
+            let a = with.search(&roots[r], &mut SplitMix64::new(k as u64), &Budget::default(), None).clone();
+            let b = without.search(&roots[r], &mut SplitMix64::new(k as u64), &Budget::default(), None).clone();
+            assert_eq!((&a.moves, a.score), (&b.moves, b.score), "search {k}");
+            assert_eq!(with.policy_mut(), without.policy_mut(), "search {k}");
+        }
+    }
 }
 
 #[test]
