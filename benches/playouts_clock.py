@@ -32,7 +32,7 @@ def main() -> None:
     cards = dict(spirits=args.cards, dragons=args.cards) if args.cards else {}
 
     def play():
-        return dc.playouts(args.games, players=args.players, seed=0, agent="random", threads=1, **cards)
+        return dc.playouts("random", args.games, players=args.players, seed=0, threads=1, **cards)
 
     # A first batch warms up; then one whole batch per repeat, the best kept.
     seconds = measure(play, seconds=0, repeats=args.repeats)

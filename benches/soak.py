@@ -63,7 +63,7 @@ def main() -> int:
           f"check_invariants() after {validated} steps")
     batch_start = rss_mb()
     for k in range(10):
-        dc.playouts(n // 10, players=2, seed=k * (n // 10), threads=2)
+        dc.playouts("random", n // 10, players=2, seed=k * (n // 10), threads=2)
     env = dc.VecEnv(1000, players=2, seed=0, threads=2)
     env.reset()
     for _ in range(n // 1000):

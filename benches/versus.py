@@ -2,7 +2,7 @@
 """Random-game speed of this checkout against an earlier revision, side by side.
 
 Builds `benches/instructions.rs` (seeded random games exactly as
-`dc.playouts(policy="random")` plays them, set-up included) for both trees in
+`dc.playouts("random", ...)` plays them, set-up included) for both trees in
 release mode, then times them in alternation on one core, so that the ratio
 is measured in one run on one machine. Prints games per second (best and
 median of the repeats) and the ratio, and with `--callgrind` the

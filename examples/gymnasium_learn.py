@@ -105,7 +105,7 @@ for game in range(1, games + 1):
 kinds: Counter[str] = Counter()
 trained = np.mean([play(seed=s, greedy=True, kinds=kinds) for s in eval_seeds])
 sampled = np.mean([play(seed=s) for s in eval_seeds])
-greedy_agent = dc.playouts(EVAL_GAMES, players=1, seed=EVAL_SEED, agent="greedy")[0][:, 0].mean()
+greedy_agent = dc.playouts("greedy", EVAL_GAMES, players=1, seed=EVAL_SEED)[0][:, 0].mean()
 print(f"after training, on the same {EVAL_GAMES} held-out deals: most likely action {trained:.2f}, "
       f"sampled {sampled:.2f}, random policy {random_mean:.2f}, greedy agent {greedy_agent:.2f}")
 # A linear policy finds a simple, consistent plan rather than the game's deep one; look at what

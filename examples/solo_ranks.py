@@ -20,5 +20,5 @@ for rank, n in sorted(Counter(dc.solo_rank(s) for s in scores).items(), key=lamb
     print(f"  {rank:<15} {'#' * n}")
 
 # The greedy agent for comparison, in Rust threads without a Python call per step.
-greedy = dc.playouts(deals, players=1, seed=0, agent="greedy")[0]
+greedy = dc.playouts("greedy", deals, players=1, seed=0)[0]
 print(f"greedy on the same deals: mean {greedy[:, 0].mean():.1f}")

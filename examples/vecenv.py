@@ -18,7 +18,7 @@ import dragoncastle as dc
 games = int(sys.argv[1]) if len(sys.argv) > 1 else 256
 steps = int(sys.argv[2]) if len(sys.argv) > 2 else 2000
 
-env = dc.VecEnv(games, players=2, seed=0, threads=2, opponent="greedy", learner=0)
+env = dc.VecEnv(games, players=2, seed=0, threads=2, opponents="greedy", learner=0)
 obs, masks, rewards, terminated, to_move = env.reset()
 print(f"{games} games; observations {obs.shape} {obs.dtype}, masks {masks.shape}")
 

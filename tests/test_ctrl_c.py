@@ -18,7 +18,7 @@ def test_ctrl_c_stops_long_rust_calls(what):
     if what == "vecenv":
         # The learner moves first; each answer is a long search. The reset
         # arrays are what a rolled-back step must leave.
-        env = dc.VecEnv(4, players=2, seed=0, threads=2, opponent="mcts:iterations=10000000", learner=0)
+        env = dc.VecEnv(4, players=2, seed=0, threads=2, opponents="mcts:iterations=10000000", learner=0)
         live_masks = env.reset()[1]  # the array every call writes in place
     with interrupted_by_ctrl_c():
         if what == "search":
@@ -32,7 +32,7 @@ def test_ctrl_c_stops_long_rust_calls(what):
                 before = [env.state_text(i) for i in range(len(env))]
                 masks_before = env.step(env.sample())[1].copy()
         else:
-            dc.playouts(10**7, players=2, seed=0, threads=2)
+            dc.playouts("random", 10**7, players=2, seed=0, threads=2)
     if what == "vecenv":
         # The stopped step was rolled back: every game is where it was.
         after = [env.state_text(i) for i in range(len(env))]

@@ -352,7 +352,9 @@ def test_selfplay_children_with_rivals_are_seen_as_a_search_sees_a_leaf():
 
 def test_selfplay_refuses_bad_input():
     with pytest.raises(TypeError):
-        dc.selfplay("mcts", 2)
+        dc.selfplay(42, 2)
+    with pytest.raises(ValueError, match="needs an MCTS agent"):
+        dc.selfplay("greedy", 2)
     with pytest.raises(ValueError):
         dc.selfplay(MCTSAgent(iterations=5), -1)
     with pytest.raises(ValueError):

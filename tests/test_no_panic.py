@@ -61,15 +61,15 @@ def calls(g: dc.Game):
         ("observation_shape", dc.observation_shape),
         ("solo_rank", dc.solo_rank),
         ("dragon_points", lambda x: dc.dragon_points(x, [], 0)),
-        ("playouts(n)", lambda x: dc.playouts(x, threads=1) if not isinstance(x, int) or abs(x) > 10**6 else None),
-        ("playouts(players=)", lambda x: dc.playouts(2, players=x)),
-        ("playouts(agent=)", lambda x: dc.playouts(2, agent=x)),
-        ("playouts(threads=)", lambda x: dc.playouts(2, threads=x)),
+        ("playouts(n)", lambda x: dc.playouts("random", x, threads=1) if not isinstance(x, int) or abs(x) > 10**6 else None),
+        ("playouts(players=)", lambda x: dc.playouts("random", 2, players=x)),
+        ("playouts(agent=)", lambda x: dc.playouts(x, 2)),
+        ("playouts(threads=)", lambda x: dc.playouts("random", 2, threads=x)),
         ("arena(agents)", lambda x: dc.arena([x, "random"], 1)),
         ("arena(n)", lambda x: dc.arena(["random", "random"], x) if not isinstance(x, int) or abs(x) > 10**6 else None),
         ("MCTSAgent(iterations=)", lambda x: MCTSAgent(iterations=x).search(g) if not isinstance(x, int) or x > 10**6 or x < 1 else None),
         ("VecEnv(n)", lambda x: dc.VecEnv(x) if not isinstance(x, int) or x > 10**6 or x < 1 else None),
-        ("VecEnv(opponent=)", lambda x: dc.VecEnv(2, opponent=x)),
+        ("VecEnv(opponents=)", lambda x: dc.VecEnv(2, opponents=x)),
         ("VecEnv.step", lambda x: env.step(x)),
     ]
 
@@ -116,7 +116,7 @@ signal.signal(signal.SIGINT, signal.default_int_handler)
 threading.Timer(0.3, _thread.interrupt_main).start()
 start = time.perf_counter()
 try:
-    dc.playouts(10**7, players=2, seed=0, threads=1)
+    dc.playouts("random", 10**7, players=2, seed=0, threads=1)
     print("finished")
 except KeyboardInterrupt:
     print("KeyboardInterrupt", round(time.perf_counter() - start, 2))

@@ -134,7 +134,7 @@ def test_card_parameters_deal_the_games_of_dragoncastle():
 def test_the_length_bound_holds_for_random_card_games():
     """Random games with every Spirit in play are the longest kind: all within the bound."""
     for players in (1, 2, 3, 4):
-        _, _, lengths = dc.playouts(300, players=players, seed=players, spirits=10, dragons=10)
+        _, _, lengths = dc.playouts("random", 300, players=players, seed=players, spirits=10, dragons=10)
         assert lengths.max() <= openspiel.max_game_length(10), (players, lengths.max())
 
 

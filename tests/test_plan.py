@@ -82,9 +82,9 @@ def test_rivals_are_refused_everywhere_with_a_clear_message():
     with pytest.raises(ValueError, match="solo games only"):
         dc.arena([QUICK, "greedy"], 2)
     with pytest.raises(ValueError, match="solo games only"):
-        dc.playouts(2, players=2, agent=QUICK)
+        dc.playouts(QUICK, 2, players=2)
     with pytest.raises(ValueError, match="solo games only"):
-        dc.VecEnv(2, players=2, opponent=QUICK)
+        dc.VecEnv(2, players=2, opponents=QUICK)
     with pytest.raises(ValueError, match="solo games only"):
         dc.play(dc.Game(players=2, seed=1), [PlannerAgent(playouts=100), dc.agents.GreedyAgent(0)])
     with pytest.raises(ValueError, match="solo games only"):
@@ -94,7 +94,7 @@ def test_rivals_are_refused_everywhere_with_a_clear_message():
 def test_every_solo_runner_plays_it_and_they_agree():
     """The arena, playouts and ``dc.play`` play the same seeded solo game."""
     arena = dc.arena([QUICK], 2, seed=11, threads=2)
-    scores, _, lengths = dc.playouts(2, players=1, seed=11, agent=QUICK, threads=1)
+    scores, _, lengths = dc.playouts(QUICK, 2, players=1, seed=11, threads=1)
     assert scores[:, 0].tolist() == [g["scores"][0] for g in arena.games]
     assert all(s > 0 for s in scores[:, 0])
     # dc.play with the agent object, seeded per game: a whole game, legal at every step.

@@ -418,8 +418,8 @@ def test_tree_reuse_is_the_default():
     more visits than its own iterations (the kept ones) and fewer than whole
     reuse keeps; ``reuse_tree=False`` (``reuse=false``) searches afresh."""
     n = 400
-    tuning = dc.agents.from_spec("mcts:iterations=10").tuning
-    assert tuning["reuse_tree"] is True and tuning["reuse_weight"] == 0.2
+    settings = dc._core.agent_spec("mcts:iterations=10")[1]  # every setting, defaults included
+    assert settings["reuse_tree"] is True and settings["reuse_weight"] == 0.2
     assert dc.agents.from_spec("mcts:iterations=10,reuse=false").tuning["reuse_tree"] is False
 
     default = second_decision_visits(MCTSAgent(iterations=n, seed=1))

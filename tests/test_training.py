@@ -323,7 +323,7 @@ def test_a_learned_cutoff_from_a_spec_or_an_agent(model, tmp_path):
     assert agent.tuning["cutoff"] == 4
     g = dc.Game(players=1, seed=2)
     assert agent.act(g) in g.legal_actions()
-    assert dc.agents.from_spec(f"mcts:iterations=30,model={path}").tuning["cutoff"] is None
+    assert dc.agents.from_spec(f"mcts:iterations=30,model={path}").tuning.get("cutoff") is None
     with pytest.raises(ValueError, match="cutoff"):
         MCTSAgent(iterations=10, cutoff=3)
     with pytest.raises(ValueError):

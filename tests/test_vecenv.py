@@ -65,7 +65,7 @@ def test_threads_do_not_change_anything():
 def test_opponents_play_inside_rust_and_scores_add_up():
     """With an opponent the learner always moves; with reward='score' a
     game's rewards add up to its final score."""
-    env = dc.VecEnv(4, players=2, seed=9, threads=2, opponent="greedy", learner=1, reward="score")
+    env = dc.VecEnv(4, players=2, seed=9, threads=2, opponents="greedy", learner=1, reward="score")
     obs, masks, rewards, terminated, to_move = env.reset()
     totals = np.zeros((4, 2))
     finals = []
@@ -105,7 +105,7 @@ def test_bad_input_is_an_error_and_changes_nothing():
     # The games are where they were: the good actions still apply.
     env.step(good)
     for kwargs in ({"players": 5}, {"threads": 0}, {"reward": "money"}, {"observation": "pixels"}, {"learner": 1},
-                   {"opponent": "greedy", "learner": 2}, {"opponent": "nobody"}):
+                   {"opponents": "greedy", "learner": 2}, {"opponents": "nobody"}):
         with pytest.raises(ValueError):
             dc.VecEnv(2, **kwargs)
     with pytest.raises(ValueError):
@@ -164,7 +164,7 @@ except MemoryError:
 def test_step_needs_a_reset_first():
     """The opponents' first moves (perhaps long searches) happen in reset(),
     which answers Ctrl-C; stepping before it is an error."""
-    env = dc.VecEnv(2, players=2, seed=0, opponent="greedy", learner=1)
+    env = dc.VecEnv(2, players=2, seed=0, opponents="greedy", learner=1)
     with pytest.raises(ValueError, match="reset"):
         env.step(np.zeros(2, dtype=np.int64))
     *_, to_move = env.reset()

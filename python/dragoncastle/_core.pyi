@@ -41,6 +41,8 @@ __all__ = [
     "observation_shape",
     "playouts",
     "agent_spec",
+    "agent_text",
+    "check_run",
     "arena",
     "selfplay",
     "Network",
@@ -548,22 +550,22 @@ def dragon_points(card: str, realms: Sequence[Realm], player: int) -> int:
 def observation_shape(version: int = ...) -> tuple[int, int, int]:  # version 3
     """The shape of the observation tensor of layout ``version`` (1, 2 or 3)."""
 def playouts(
+    agent: Any,
     n_games: int,
+    *,
     players: int = 2,
     seed: int = 0,
-    agent: str = "random",
     threads: Optional[int] = None,
-    rules: Optional[Rules] = None,
-    *,
     spirits: Union[None, int, Sequence[str]] = None,
     dragons: Union[None, int, Sequence[str]] = None,
+    layout: Union[None, str, Layout] = None,
+    rules: Optional[Rules] = None,
 ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.bool_], npt.NDArray[np.int32]]:
-    """Play ``n_games`` whole games in Rust threads with the GIL released.
+    """Play ``n_games`` whole games in Rust threads with the GIL released, with
+    ``agent`` (spec text or a built-in agent) in every seat.
 
     Game ``k`` is dealt with seed ``seed + k``; results do not depend on
-    ``threads`` (default: every core). ``agent`` plays every seat: ``random``,
-    ``greedy``, ``dragon`` or any agent spec (``mcts:iterations=500``, as the
-    arena takes them). Returns ``(scores, winners, lengths)``:
+    ``threads`` (default: every core). Returns ``(scores, winners, lengths)``:
     int32 ``(n_games, players)``, bool ``(n_games, players)`` (shared wins have
     several), int32 ``(n_games,)`` decisions per game.
     """
@@ -579,8 +581,8 @@ class VecEnv:
     objects at every call, written in place. A game that ends is dealt again at
     once from its slot's next seed (slot ``i``'s ``e``-th game uses seed
     ``seed + i + n * e``): its row's ``rewards`` and ``terminated`` describe the
-    game that ended, its observation and mask the new one. With ``opponent`` (an
-    agent spec: ``random``, ``greedy``, ``mcts:iterations=...``) every seat but
+    game that ended, its observation and mask the new one. With ``opponents`` (an
+    agent, or its spec: ``random``, ``greedy``, ``mcts:iterations=...``) every seat but
     ``learner`` (default 0) is played inside Rust, so ``to_move`` is always the
     learner.
 
@@ -594,11 +596,11 @@ class VecEnv:
     def __new__(
         cls,
         n: int,
+        *,
         players: int = 2,
         seed: int = 0,
-        *,
         threads: int = 1,
-        opponent: Optional[str] = None,
+        opponents: Any = None,
         learner: Optional[int] = None,
         reward: str = "win",
         observation: str = "compact",
@@ -688,6 +690,15 @@ class Planner:
     def reset(self) -> None:
         """Forget the warm policy and the kept plan."""
 
+def agent_text(agent: Any) -> str:
+    """An agent's spec text: the text itself, or a built-in agent's ``spec``
+    (``MCTSAgent(iterations=50)`` → ``"mcts:iterations=50"``). An agent
+    holding a Python evaluator has none: its ``spec`` raises, and so does this.
+    """
+def check_run(n_games: Any, seed: Any = 0, threads: Any = None) -> None:
+    """The checks of a run's size, seed and threads, for runners that do not
+    start in Rust (the arena over Ray): the same errors as every runner's.
+    """
 def agent_spec(text: str) -> tuple[str, dict[str, Any]]:
     """The parameters of an agent spec such as ``"mcts:iterations=2000,c=0.3"``,
     checked by the same parser the arena uses: ``(name, {parameter: value})``.
@@ -728,14 +739,15 @@ def network_features(observations: np.ndarray) -> tuple[np.ndarray, np.ndarray, 
 def selfplay(
     agent: MCTS,
     n_games: int,
+    *,
     players: int = 2,
     seed: int = 0,
     threads: Optional[int] = None,
-    progress: Optional[Any] = None,
-    *,
     spirits: Union[None, int, Sequence[str]] = None,
     dragons: Union[None, int, Sequence[str]] = None,
+    layout: Union[None, str, Layout] = None,
     rules: Optional[Rules] = None,
+    progress: Optional[Any] = None,
     children: Optional[tuple[float, int]] = None,
 ) -> dict[str, np.ndarray]:
     """Self-play games by the search of ``agent`` in every seat, in Rust threads
@@ -743,15 +755,16 @@ def selfplay(
     arrays with one row per decision.
     """
 def arena(
-    agents: Sequence[str],
+    agents: Sequence[Any],
     n_games: int,
+    *,
     seed: int = 0,
     threads: Optional[int] = None,
-    rules: Optional[Rules] = None,
-    progress: Optional[Any] = None,
-    *,
     spirits: Union[None, int, Sequence[str]] = None,
     dragons: Union[None, int, Sequence[str]] = None,
+    layout: Union[None, str, Layout] = None,
+    rules: Optional[Rules] = None,
+    progress: Optional[Any] = None,
     search_stats: int = 0,
 ) -> list[dict[str, Any]]:
     """Play ``n_games`` games between built-in agents (specs) in Rust threads with

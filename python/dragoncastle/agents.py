@@ -29,6 +29,8 @@ class RandomAgent:
     True
     """
 
+    spec = "random"
+
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
 
@@ -55,6 +57,8 @@ class GreedyAgent:
     >>> GreedyAgent(seed=0).act(g) in g.legal_actions()
     True
     """
+
+    spec = "greedy"
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
@@ -87,6 +91,8 @@ class DragonOfIngenuity:
     >>> g.is_over
     True
     """
+
+    spec = "dragon"
 
     def act(self, game: Any) -> Any:
         """The Dragon of Ingenuity's choice for the seat to move (``game.dragon_action()``)."""
@@ -226,6 +232,28 @@ class MCTSAgent:
         self.tuning = dict(tuning)
         self._fresh = random.Random()
 
+    @property
+    def spec(self) -> str:
+        """The agent as spec text (``mcts:iterations=200,...``: the settings
+        given), which :func:`from_spec` turns back into an equal agent. An
+        agent holding a Python ``evaluator`` has none (``ValueError``).
+
+        >>> MCTSAgent(iterations=200, exploration=0.3).spec
+        'mcts:iterations=200,exploration=0.3'
+        >>> from_spec("mcts:iterations=200,c=0.3") == MCTSAgent(iterations=200, exploration=0.3)
+        True
+        """
+        if "evaluator" in self.tuning or "batch_size" in self.tuning:
+            raise ValueError("an MCTSAgent holding a Python evaluator has no spec text: run it with dc.play, "
+                             "or give the network as a weights file (model=...)")
+        return _spec_text("mcts", {"iterations": self.iterations, "time": self.time_limit,
+                                   "threads": None if self.threads == 1 else self.threads, **self.tuning})
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, MCTSAgent) and _settings(self) == _settings(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
     def search(self, game: _core.Game) -> SearchResult:
         """Search the position for the player to move and report the root statistics."""
         if not isinstance(game, _core.Game):
@@ -329,17 +357,8 @@ class PlannerAgent:
                             f"(known: {', '.join(sorted(_PLAN_TUNING))})")
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64):
             raise ValueError("seed must be an integer in 0..2**64 or None")
-        given = {"time": time_limit, "playouts": playouts, "threads": None if threads == 1 else threads, **tuning}
-        parts = []
-        for key, value in given.items():
-            if value is None:
-                continue
-            if isinstance(value, bool):
-                value = str(value).lower()
-            elif isinstance(value, float) and value.is_integer():
-                value = int(value)  # time=1, as it is written
-            parts.append(f"{key}={value}")
-        self.spec = "plan:" + ",".join(parts) if parts else "plan"
+        self.spec = _spec_text("plan", {"time": time_limit, "playouts": playouts,
+                                        "threads": None if threads == 1 else threads, **tuning})
         self._planner = _core.Planner(self.spec)
         self.time_limit, self.playouts, self.threads, self.seed = time_limit, playouts, threads, seed
         self.tuning = dict(tuning)
@@ -368,6 +387,11 @@ class PlannerAgent:
     def __repr__(self) -> str:
         return f"from_spec({self.spec!r})"
 
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, PlannerAgent) and _settings(self) == _settings(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
 
 _PLAN_TUNING = {"level", "iterations", "alpha", "temperature", "aggregate", "warm", "keep", "prune", "oracle"}
 
@@ -382,7 +406,9 @@ def from_spec(spec: str, seed: int | None = None) -> Any:
     ``random``, ``greedy``, ``dragon``, ``mcts:iterations=2000,c=0.3`` (``docs/search.md``).
 
     >>> from_spec("mcts:iterations=50,rollout=random")
-    MCTSAgent(iterations=50, exploration=None, reward='win', rollout='random', epsilon=0.0, rollout_depth=None, reuse_tree=True, reuse_weight=0.2, max_nodes=4000000, widening=1.0)
+    MCTSAgent(iterations=50, rollout='random')
+    >>> from_spec("mcts:iterations=50,c=0.3").spec
+    'mcts:iterations=50,exploration=0.3'
     """
     name, params = _core.agent_spec(spec)
     if name == "random":
@@ -393,13 +419,45 @@ def from_spec(spec: str, seed: int | None = None) -> Any:
         return DragonOfIngenuity()
     if name == "plan":
         return PlannerAgent(seed=seed, **_given(spec, params))
-    iterations, time_limit, threads = params.pop("iterations"), params.pop("time_limit"), params.pop("threads")
-    return MCTSAgent(iterations, time_limit, threads, seed, **params)
+    return MCTSAgent(seed=seed, **_given(spec, params))
+
+
+#: Spec keys under the agents' keyword names (the spec's other spellings).
+_KEYWORD = {"time": "time_limit", "tau": "temperature", "bias": "temperature", "c": "exploration",
+            "depth": "rollout_depth", "reuse": "reuse_tree", "lambda": "rollout_weight", "net_depth": "cutoff"}
 
 
 def _given(spec: str, params: dict[str, Any]) -> dict[str, Any]:
-    """The planner settings a spec names, under the agent's keyword names (the
-    rest stay the defaults, so the agent's spec reads as the one given)."""
-    names = {"time": "time_limit", "time_limit": "time_limit", "tau": "temperature", "bias": "temperature"}
+    """The settings a spec names, under the agent's keyword names (the rest
+    stay the defaults, so the agent's spec reads as the one given)."""
     keys = [k.strip() for k, _, _ in (kv.partition("=") for kv in spec.partition(":")[2].split(",")) if k.strip()]
-    return {names.get(k, k): params[names.get(k, k)] for k in keys}
+    return {_KEYWORD.get(k, k): params[_KEYWORD.get(k, k)] for k in keys}
+
+
+def _spec_text(name: str, given: dict[str, Any]) -> str:
+    """``name:key=value,...`` for the settings given (None: left out), each
+    value written as the spec parser reads it back unchanged."""
+    parts = []
+    for key, value in given.items():
+        if value is None and key != "widening":
+            continue
+        if value is None:
+            value = "none"
+        elif isinstance(value, bool):
+            value = str(value).lower()
+        elif isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
+            value = int(value)  # time=1, as it is written
+        elif isinstance(value, tuple):
+            value = "/".join(repr(float(v)) for v in value)
+        elif isinstance(value, float):
+            value = repr(value)
+        text = str(value)
+        if any(c in text for c in ",=:") or text != text.strip():
+            raise ValueError(f"{key}={text!r} cannot be written in a spec (no ',', '=' or ':' in values)")
+        parts.append(f"{key}={text}")
+    return f"{name}:{','.join(parts)}" if parts else name
+
+
+def _settings(agent: Any) -> tuple[str, dict[str, Any]]:
+    """Every setting of a built-in agent, defaults included: agents are equal when these are."""
+    return _core.agent_spec(agent.spec)

@@ -256,8 +256,8 @@ def _play_shard(agents: list[str], start: int, count: int, seed: int, threads: i
     files the specs name, sent with the task: a node need not see the
     driver's disk."""
     agents = [distributed.with_local_models(a, models or {}) for a in agents]
-    return list(_core.arena(agents, count, seed + start, threads, rules, None, spirits=spirits, dragons=dragons,
-                            search_stats=search_stats))
+    return list(_core.arena(agents, count, seed=seed + start, threads=threads, rules=rules, spirits=spirits,
+                            dragons=dragons, search_stats=search_stats))
 
 
 def _ray_games(agents: list[str], n_games: int, seed: int, threads: int | None, rules: Any,
@@ -285,12 +285,13 @@ def _ray_games(agents: list[str], n_games: int, seed: int, threads: int | None, 
     return games, seconds
 
 
-def arena(agents: Sequence[str], n_games: int, seed: int = 0, threads: int | None = None, *, rules: Any = None,
-          progress: Callable[[int], Any] | None = None, spirits: Any = None, dragons: Any = None,
+def arena(agents: Sequence[Any], n_games: int, *, seed: int = 0, threads: int | None = None, spirits: Any = None,
+          dragons: Any = None, layout: Any = None, rules: Any = None, progress: Callable[[int], Any] | None = None,
           ray: str | None = None, shards: int | None = None, search_stats: int = 0) -> ArenaResult:
-    """Play ``n_games`` games between built-in agents given as specs
-    (``"random"``, ``"greedy"``, ``"dragon"``, ``"mcts:iterations=2000"``), one per
-    seat (one agent plays solo), in Rust threads with the GIL released.
+    """Play ``n_games`` games between built-in agents, one per seat (one agent
+    plays solo), in Rust threads with the GIL released. Each agent is given in
+    either spelling: its spec (``"random"``, ``"greedy"``, ``"dragon"``,
+    ``"mcts:iterations=2000"``) or the agent (``dc.agents.MCTSAgent(iterations=2000)``).
     ``progress(done)`` is called about ten times a second; Ctrl-C stops the run.
     ``spirits`` and ``dragons`` are as for ``Game``; a count draws each game's
     cards from its seed.
@@ -332,8 +333,7 @@ def arena(agents: Sequence[str], n_games: int, seed: int = 0, threads: int | Non
     >>> first["iterations"], len(first["top"]), first["top"][0][1] >= first["top"][1][1]
     (50, 3, True)
     """
-    if isinstance(n_games, bool) or not isinstance(n_games, int) or n_games < 1:
-        raise ValueError(f"n_games must be a positive integer; got {n_games!r}")
+    names = [_core.agent_text(a) for a in agents]
     if shards is not None and (isinstance(shards, bool) or not isinstance(shards, int) or shards < 1):
         raise ValueError(f"shards must be a positive integer; got {shards!r}")
     if shards is not None and ray is None:
@@ -341,10 +341,13 @@ def arena(agents: Sequence[str], n_games: int, seed: int = 0, threads: int | Non
     if isinstance(search_stats, bool) or not isinstance(search_stats, int) or search_stats < 0:
         raise ValueError(f"search_stats must be a whole number >= 0; got {search_stats!r}")
     if ray is not None:
-        games, seconds = _ray_games(list(agents), n_games, seed, threads, rules, progress, spirits, dragons, ray, shards,
+        _core.check_run(n_games, seed, threads)
+        if layout is not None:
+            raise ValueError("layout= is not sent to Ray workers yet; run the layout locally")
+        games, seconds = _ray_games(names, n_games, seed, threads, rules, progress, spirits, dragons, ray, shards,
                                     search_stats)
-        return ArenaResult(list(agents), games, seconds, rules)
+        return ArenaResult(names, games, seconds, rules)
     start = time.perf_counter()
-    games = _core.arena(list(agents), n_games, seed, threads, rules, progress, spirits=spirits, dragons=dragons,
-                        search_stats=search_stats)
-    return ArenaResult(list(agents), list(games), time.perf_counter() - start, rules)
+    games = _core.arena(names, n_games, seed=seed, threads=threads, spirits=spirits, dragons=dragons, layout=layout,
+                        rules=rules, progress=progress, search_stats=search_stats)
+    return ArenaResult(names, list(games), time.perf_counter() - start, rules)

@@ -271,12 +271,12 @@ def report(seconds: float = 0.3, games: int = 20_000, out: Callable[[str], Any] 
         figures[f"python seconds: {op.name}"] = python
         out(f"{op.name:<40} {_fmt(rust):>10} {_fmt(python):>10} {python / rust:>7.0f}x")
     out("")
-    _core.playouts(games // 4, players=2, seed=0, threads=1)  # warm up: clocks, caches, pages
+    _core.playouts("random", games // 4, players=2, seed=0, threads=1)  # warm up: clocks, caches, pages
     for players in (2, 3, 4):
         per_run = []
         for _ in range(5):
             start = time.perf_counter()
-            _core.playouts(games, players=players, seed=0, threads=1)
+            _core.playouts("random", games, players=players, seed=0, threads=1)
             per_run.append(games / (time.perf_counter() - start))
         best, median = max(per_run), statistics.median(per_run)
         python = measure(next(o for o in OPERATIONS if o.name == f"random game, {players} players").make(reference), seconds)
@@ -286,7 +286,7 @@ def report(seconds: float = 0.3, games: int = 20_000, out: Callable[[str], Any] 
         out(f"random games, {players} players: Rust {best:>8.0f} games/s per core (best of 5; median {median:.0f}; "
             f"no Python per step), reference {1 / python:>6.1f} games/s: {python * best:.0f}x")
     start = time.perf_counter()
-    _core.playouts(games, players=2, seed=0, threads=1, spirits=2, dragons=2)
+    _core.playouts("random", games, players=2, seed=0, threads=1, spirits=2, dragons=2)
     per_game = (time.perf_counter() - start) / games
     python = measure(next(o for o in OPERATIONS if o.name.endswith("2+2 cards")).make(reference), seconds)
     figures["games/s 2p cards"] = 1 / per_game
@@ -308,7 +308,7 @@ def report(seconds: float = 0.3, games: int = 20_000, out: Callable[[str], Any] 
     rates = {}
     for threads in (1, 2):
         start = time.perf_counter()
-        _core.playouts(2 * games, players=2, seed=1, threads=threads)
+        _core.playouts("random", 2 * games, players=2, seed=1, threads=threads)
         rates[threads] = 2 * games / (time.perf_counter() - start)
         out(f"batch playouts, 2 players, {threads} thread(s): {rates[threads]:>9.0f} games/s")
     figures["thread speed-up"] = rates[2] / rates[1]

@@ -149,7 +149,7 @@ def run_arena(specs: Sequence[str], games: int, seed: int, threads: int | None, 
             bar.update(done - bar.n)
 
         try:
-            result = arena(specs, games, seed, threads, progress=tick, ray=ray, shards=shards,
+            result = arena(specs, games, seed=seed, threads=threads, progress=tick, ray=ray, shards=shards,
                            search_stats=search_stats, **(cards or {}))
         except (ImportError, ConnectionError, ValueError) as e:
             if ray is None:
@@ -330,7 +330,7 @@ def cmd_ladder(args: argparse.Namespace) -> int:
         if show:
             print(f"[{done[0]}/{groups}] {group}", file=sys.stderr)
 
-    result = ladder(args.agents, args.games, args.players, args.seed, args.threads, solo_games=args.solo,
+    result = ladder(args.agents, args.games, players=args.players, seed=args.seed, threads=args.threads, solo_games=args.solo,
                     progress=tick, **cards_of(args))
     print(result.table())
     if args.plot:

@@ -17,6 +17,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
+from . import _core
 from .arena import ArenaResult, arena
 
 __all__ = ["LadderResult", "ladder", "bradley_terry"]
@@ -150,11 +151,11 @@ class LadderResult:
         return plot_ladder(self.ratings(), path)
 
 
-def ladder(agents: Sequence[str], games_per_pair: int, players: int = 2, seed: int = 0, threads: int | None = None,
-           *, solo_games: int = 0, spirits: Any = None, dragons: Any = None,
+def ladder(agents: Sequence[Any], games_per_pair: int, *, players: int = 2, seed: int = 0, threads: int | None = None,
+           spirits: Any = None, dragons: Any = None, layout: Any = None, rules: Any = None, solo_games: int = 0,
            games_for: dict[tuple[str, ...], int] | None = None,
            progress: Callable[[str], Any] | None = None) -> LadderResult:
-    """Rate built-in agents (specs, as for :func:`~dragoncastle.arena`) against each other.
+    """Rate built-in agents (specs or agents, as for :func:`~dragoncastle.arena`) against each other.
 
     Every group of ``players`` distinct agents plays ``games_per_pair`` games;
     group ``g`` (in ``itertools.combinations`` order) uses seeds from
@@ -170,7 +171,7 @@ def ladder(agents: Sequence[str], games_per_pair: int, players: int = 2, seed: i
     >>> [name for name, *_ in sorted(r.ratings(), key=lambda t: -t[1])]
     ['greedy', 'random']
     """
-    agents = list(agents)
+    agents = [_core.agent_text(a) for a in agents]
     if len(set(agents)) != len(agents):
         raise ValueError("each agent may appear once in a ladder")
     if not 2 <= players <= 4:
@@ -179,6 +180,8 @@ def ladder(agents: Sequence[str], games_per_pair: int, players: int = 2, seed: i
         raise ValueError(f"a ladder of {players}-player games needs at least {players} agents; got {len(agents)}")
     if isinstance(games_per_pair, bool) or not isinstance(games_per_pair, int) or games_per_pair < 1:
         raise ValueError(f"games_per_pair must be a whole number >= 1; got {games_per_pair!r}")
+    groups = math.comb(len(agents), players)
+    _core.check_run(games_per_pair * max(groups, solo_games and 1), seed, threads)
     n = len(agents)
     games_for = dict(games_for or {})
     for key, count in games_for.items():
@@ -192,7 +195,7 @@ def ladder(agents: Sequence[str], games_per_pair: int, players: int = 2, seed: i
         names = tuple(agents[i] for i in group)
         count = games_for.get(names, games_per_pair)
         run = arena(list(names), count, seed=seed + g * games_per_pair, threads=threads,
-                    spirits=spirits, dragons=dragons)
+                    spirits=spirits, dragons=dragons, layout=layout, rules=rules)
         runs.append(run)
         for game in run.games:
             seats = [group[a] for a in game["agent_of_seat"]]
@@ -212,6 +215,6 @@ def ladder(agents: Sequence[str], games_per_pair: int, players: int = 2, seed: i
             progress(" vs ".join(agents[i] for i in group))
     solo = None
     if solo_games:
-        solo = [arena([a], solo_games, seed=seed, threads=threads, spirits=spirits, dragons=dragons).mean_scores()[0]
-                for a in agents]
+        solo = [arena([a], solo_games, seed=seed, threads=threads, spirits=spirits, dragons=dragons, layout=layout,
+                      rules=rules).mean_scores()[0] for a in agents]
     return LadderResult(agents, players, wins, runs, solo, solo_games)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable
 
 from . import _core
-from .agents import MCTSAgent
+from .agents import MCTSAgent, from_spec
 
 if TYPE_CHECKING:  # numpy is loaded by the first call that makes arrays, not by import
     import numpy as np
@@ -21,8 +21,8 @@ if TYPE_CHECKING:  # numpy is loaded by the first call that makes arrays, not by
 __all__ = ["selfplay"]
 
 
-def selfplay(agent: MCTSAgent, n_games: int, players: int = 2, seed: int = 0, threads: int | None = None,
-             spirits: Any = None, dragons: Any = None, rules: _core.Rules | None = None,
+def selfplay(agent: MCTSAgent | str, n_games: int, *, players: int = 2, seed: int = 0, threads: int | None = None,
+             spirits: Any = None, dragons: Any = None, layout: Any = None, rules: _core.Rules | None = None,
              progress: Callable[[int], None] | None = None,
              children: tuple[float, int] | None = None) -> dict[str, np.ndarray]:
     """Play ``n_games`` games with ``agent``'s search in every seat; one row per decision.
@@ -61,9 +61,10 @@ def selfplay(agent: MCTSAgent, n_games: int, players: int = 2, seed: int = 0, th
       the child (``(mover - viewer) % players``; 0 in solo, and whenever the
       mover moves again): which of a network's relative values is the target.
 
-    ``agent`` is a :class:`~dragoncastle.agents.MCTSAgent` (its budget,
+    ``agent`` is a :class:`~dragoncastle.agents.MCTSAgent` or its spec text
+    (``"mcts:iterations=200,noise=0.3/0.25,temperature=1"``): its budget,
     tuning and evaluator; set ``noise`` and ``temperature`` on it for
-    exploratory self-play). ``spirits`` and ``dragons`` are card counts or
+    exploratory self-play. ``spirits`` and ``dragons`` are card counts or
     names as for :class:`~dragoncastle.Game`. ``progress(done)`` is called
     about ten times a second. Ctrl-C stops the run.
 
@@ -75,15 +76,13 @@ def selfplay(agent: MCTSAgent, n_games: int, players: int = 2, seed: int = 0, th
     True
     """
     if not isinstance(agent, MCTSAgent):
-        raise TypeError(f"selfplay needs a dragoncastle.agents.MCTSAgent, not {type(agent).__name__}")
-    if isinstance(n_games, bool) or not isinstance(n_games, int) or n_games < 0:
-        raise ValueError(f"n_games must be a whole number >= 0; got {n_games!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
-        raise ValueError("seed must be an integer in 0..2**64")
+        agent = from_spec(_core.agent_text(agent))  # TypeError for what is not an agent
+    if not isinstance(agent, MCTSAgent):
+        raise ValueError(f"selfplay records a search's visits: it needs an MCTS agent (mcts:...), not {agent!r}")
     if children is not None:
         share, k = children
         if not (0 <= share <= 1) or isinstance(k, bool) or not isinstance(k, int) or k < 1:
             raise ValueError(f"children is (share in [0, 1], k >= 1); got {children!r}")
         children = (float(share), k)
-    return _core.selfplay(agent._mcts, n_games, players, seed, threads, progress,
-                          spirits=spirits, dragons=dragons, rules=rules, children=children)
+    return _core.selfplay(agent._mcts, n_games, players=players, seed=seed, threads=threads, spirits=spirits,
+                          dragons=dragons, layout=layout, rules=rules, progress=progress, children=children)

@@ -21,8 +21,8 @@ use std::sync::Arc;
 
 use crate::eval::network::{Network, NetworkEval};
 use crate::eval::{LeafEval, Reward, Rollout, RolloutEval};
-use crate::rng::{stream, SplitMix64};
 use crate::plan::{pimc, Nested};
+use crate::rng::{stream, SplitMix64};
 use crate::search::{self, Config, DEFAULT_ITERATIONS};
 use crate::state::State;
 
@@ -74,22 +74,39 @@ impl AgentSpec {
         } else {
             params
                 .split(',')
-                .map(|kv| kv.split_once('=').map(|(k, v)| (k.trim(), v.trim())).ok_or_else(|| bad(format!("expected key=value, got {kv:?}"))))
+                .map(|kv| {
+                    kv.split_once('=')
+                        .map(|(k, v)| (k.trim(), v.trim()))
+                        .ok_or_else(|| bad(format!("expected key=value, got {kv:?}")))
+                })
                 .collect::<Result<_, _>>()?
         };
         for (i, (k, _)) in pairs.iter().enumerate() {
             let canon = canonical(k);
             if let Some((other, _)) = pairs[..i].iter().find(|(o, _)| canonical(o) == canon) {
-                return Err(bad(if other == k { format!("{k} is given twice") } else { format!("{other} and {k} name one setting") }));
+                return Err(bad(if other == k {
+                    format!("{k} is given twice")
+                } else {
+                    format!("{other} and {k} name one setting")
+                }));
             }
         }
-        let simple = |a: AgentSpec| if pairs.is_empty() { Ok(a) } else { Err(bad(format!("{name} takes no parameters"))) };
+        let simple = |a: AgentSpec| {
+            if pairs.is_empty() {
+                Ok(a)
+            } else {
+                Err(bad(format!("{name} takes no parameters")))
+            }
+        };
         match name {
             "random" => simple(AgentSpec::Random),
             "greedy" => simple(AgentSpec::Greedy),
             "dragon" => simple(AgentSpec::Dragon),
             "mcts" => {
-                let mut cfg = Config { iterations: None, ..Config::default() };
+                let mut cfg = Config {
+                    iterations: None,
+                    ..Config::default()
+                };
                 let mut eval = RolloutEval::default();
                 let mut model: Option<Arc<Network>> = None;
                 // Left out: as the network was trained (`NetworkEval::new`).
@@ -101,8 +118,14 @@ impl AgentSpec {
                 let mut rollout = "tuned".to_string();
                 let mut reuse = search::DEFAULT_REUSE;
                 for (k, v) in pairs {
-                    let num = |v: &str| v.parse::<f64>().map_err(|_| bad(format!("{k} must be a number, got {v:?}")));
-                    let int = |v: &str| v.parse::<u64>().map_err(|_| bad(format!("{k} must be a whole number, got {v:?}")));
+                    let num = |v: &str| {
+                        v.parse::<f64>()
+                            .map_err(|_| bad(format!("{k} must be a number, got {v:?}")))
+                    };
+                    let int = |v: &str| {
+                        v.parse::<u64>()
+                            .map_err(|_| bad(format!("{k} must be a whole number, got {v:?}")))
+                    };
                     match k {
                         "iterations" => cfg.iterations = Some(int(v)?),
                         "time" | "time_limit" => cfg.time_limit = Some(num(v)?),
@@ -111,27 +134,34 @@ impl AgentSpec {
                         "reward" => eval.reward = Reward::parse(v).map_err(bad)?,
                         "rollout" => rollout = v.to_string(),
                         "epsilon" => epsilon = num(v)? as f32,
-                        "depth" | "rollout_depth" => eval.depth = Some(int(v)?.min(u32::MAX as u64) as u32),
-                        "reuse" | "reuse_tree" => {
-                            reuse = match v {
-                                "true" | "1" | "yes" => true,
-                                "false" | "0" | "no" => false,
-                                _ => return Err(bad(format!("reuse is true or false, got {v:?}"))),
-                            }
+                        "depth" | "rollout_depth" => {
+                            eval.depth = Some(int(v)?.min(u32::MAX as u64) as u32)
+                        }
+                        "reuse" | "reuse_tree" => reuse = flag(k, v).map_err(bad)?,
+                        "determinize" => cfg.determinize = flag(k, v).map_err(bad)?,
+                        "temperature" | "tau" => cfg.temperature = num(v)?,
+                        "noise" => {
+                            // Dirichlet noise on the root's priors: alpha/fraction.
+                            let (a, f) = v.split_once('/').ok_or_else(|| {
+                                bad(format!("noise is alpha/fraction, got {v:?}"))
+                            })?;
+                            cfg.noise = Some((num(a)?, num(f)?));
                         }
                         "reuse_weight" => cfg.reuse_weight = num(v)?,
                         "max_nodes" => cfg.max_nodes = int(v)? as usize,
-                        "widening" => cfg.widening = if matches!(v, "off" | "none") { None } else { Some(num(v)?) },
-                        "model" => model = Some(Arc::new(load_model(v).map_err(bad)?)),
-                        "rollout_weight" | "lambda" => rollout_weight = Some(num(v)?),
-                        "cutoff" | "net_depth" => cutoff = Some(int(v)?.min(u32::MAX as u64) as u32),
-                        "priors" => {
-                            priors = match v {
-                                "true" | "on" | "1" => Some(true),
-                                "false" | "off" | "0" => Some(false),
-                                _ => return Err(bad(format!("priors is on or off, got {v:?}"))),
+                        "widening" => {
+                            cfg.widening = if matches!(v, "off" | "none") {
+                                None
+                            } else {
+                                Some(num(v)?)
                             }
                         }
+                        "model" => model = Some(Arc::new(load_model(v).map_err(bad)?)),
+                        "rollout_weight" | "lambda" => rollout_weight = Some(num(v)?),
+                        "cutoff" | "net_depth" => {
+                            cutoff = Some(int(v)?.min(u32::MAX as u64) as u32)
+                        }
+                        "priors" => priors = Some(flag(k, v).map_err(bad)?),
                         _ => return Err(bad(format!("unknown MCTS parameter {k:?}"))),
                     }
                 }
@@ -143,18 +173,34 @@ impl AgentSpec {
                     return Err(bad(format!("rollout_weight must be in [0, 1]; got {w}")));
                 }
                 let eval = match model {
-                    Some(net) => LeafEval::Network(NetworkEval::new(net, eval, priors, rollout_weight, cutoff)),
-                    None if rollout_weight.is_some_and(|w| w != 0.0) || priors == Some(false) || cutoff.is_some() => {
+                    Some(net) => LeafEval::Network(NetworkEval::new(
+                        net,
+                        eval,
+                        priors,
+                        rollout_weight,
+                        cutoff,
+                    )),
+                    None if rollout_weight.is_some_and(|w| w != 0.0)
+                        || priors == Some(false)
+                        || cutoff.is_some() =>
+                    {
                         return Err(bad("rollout_weight, priors and cutoff need a model".into()))
                     }
                     None => LeafEval::Rollout(eval),
                 };
                 cfg.exploration = exploration.unwrap_or_else(|| eval.default_exploration(false));
                 search::check(&cfg).map_err(bad)?;
-                Ok(AgentSpec::Mcts { config: cfg, eval, reuse, exploration })
+                Ok(AgentSpec::Mcts {
+                    config: cfg,
+                    eval,
+                    reuse,
+                    exploration,
+                })
             }
             "plan" => parse_plan(&pairs).map_err(bad),
-            _ => Err(bad(format!("unknown agent {name:?} (random, greedy, dragon, mcts, plan)"))),
+            _ => Err(bad(format!(
+                "unknown agent {name:?} (random, greedy, dragon, mcts, plan)"
+            ))),
         }
     }
 
@@ -193,7 +239,12 @@ fn canonical(key: &str) -> &str {
 
 /// The planner's defaults (`docs/plan.md` has the measurements behind them).
 pub const PLAN_DEFAULT: pimc::Config = pimc::Config {
-    nested: Nested { level: 1, iterations: 100, alpha: 1.0, temperature: 0.25 },
+    nested: Nested {
+        level: 1,
+        iterations: 100,
+        alpha: 1.0,
+        temperature: 0.25,
+    },
     playouts: None,
     time_limit: Some(1.0),
     threads: 1,
@@ -204,18 +255,33 @@ pub const PLAN_DEFAULT: pimc::Config = pimc::Config {
     prune: false,
 };
 
-fn parse_plan(pairs: &[(&str, &str)]) -> Result<AgentSpec, String> {
-    let mut cfg = pimc::Config { time_limit: None, ..PLAN_DEFAULT };
-    let flag = |k: &str, v: &str| match v {
+/// A setting that is on or off, as every spec writes it.
+fn flag(k: &str, v: &str) -> Result<bool, String> {
+    match v {
         "true" | "on" | "1" | "yes" => Ok(true),
         "false" | "off" | "0" | "no" => Ok(false),
         _ => Err(format!("{k} is true or false, got {v:?}")),
+    }
+}
+
+fn parse_plan(pairs: &[(&str, &str)]) -> Result<AgentSpec, String> {
+    let mut cfg = pimc::Config {
+        time_limit: None,
+        ..PLAN_DEFAULT
     };
     let mut oracle = false;
     for &(k, v) in pairs {
-        let num = |v: &str| v.parse::<f64>().map_err(|_| format!("{k} must be a number, got {v:?}"));
-        let int = |v: &str| v.parse::<u64>().map_err(|_| format!("{k} must be a whole number, got {v:?}"));
-        let small = |v: &str| int(v).and_then(|n| u32::try_from(n).map_err(|_| format!("{k} is too large: {n}")));
+        let num = |v: &str| {
+            v.parse::<f64>()
+                .map_err(|_| format!("{k} must be a number, got {v:?}"))
+        };
+        let int = |v: &str| {
+            v.parse::<u64>()
+                .map_err(|_| format!("{k} must be a whole number, got {v:?}"))
+        };
+        let small = |v: &str| {
+            int(v).and_then(|n| u32::try_from(n).map_err(|_| format!("{k} is too large: {n}")))
+        };
         match k {
             "time" | "time_limit" => cfg.time_limit = Some(num(v)?),
             "playouts" => cfg.playouts = Some(int(v)?),
@@ -237,7 +303,9 @@ fn parse_plan(pairs: &[(&str, &str)]) -> Result<AgentSpec, String> {
             _ => return Err(format!("unknown plan parameter {k:?}")),
         }
     }
-    if pairs.iter().any(|(k, _)| *k == "bias") && pairs.iter().any(|(k, _)| canonical(k) == "temperature") {
+    if pairs.iter().any(|(k, _)| *k == "bias")
+        && pairs.iter().any(|(k, _)| canonical(k) == "temperature")
+    {
         return Err("bias=off and a temperature contradict each other".into());
     }
     if cfg.playouts.is_none() && cfg.time_limit.is_none() {
@@ -256,13 +324,22 @@ pub fn load_model(name: &str) -> Result<Network, String> {
     }
     let bytes = std::fs::read(name).map_err(|e| format!("cannot read the model {name:?}: {e}"))?;
     let net = Network::from_bytes(&bytes).map_err(|e| format!("model {name:?}: {e}"))?;
-    Ok(Network { source: name.to_string(), ..net })
+    Ok(Network {
+        source: name.to_string(),
+        ..net
+    })
 }
 
 /// The generator of decision `decision` of the agent in `seat` of the game
 /// dealt from `game_seed` (the module's seed rule).
 pub fn decision_rng(game_seed: u64, seat: usize, decision: u32) -> SplitMix64 {
-    SplitMix64::new(SplitMix64::stream(game_seed ^ ((seat as u64) << 56) ^ ((decision as u64) << 32), stream::AGENT).next_u64())
+    SplitMix64::new(
+        SplitMix64::stream(
+            game_seed ^ ((seat as u64) << 56) ^ ((decision as u64) << 32),
+            stream::AGENT,
+        )
+        .next_u64(),
+    )
 }
 
 /// One decision of `spec` for the seat to move, without tree reuse (for
@@ -279,17 +356,38 @@ pub fn agent_action_until(
         AgentSpec::Random => random_action(s, rng, buf),
         AgentSpec::Greedy => greedy_action(s, rng),
         AgentSpec::Dragon => s.dragon_action(),
-        AgentSpec::Plan { config } => plan_action(config, s, rng, &mut pimc::Memory::default(), stop).best,
-        AgentSpec::Mcts { config, eval, exploration, .. } => {
+        AgentSpec::Plan { config } => {
+            plan_action(config, s, rng, &mut pimc::Memory::default(), stop).best
+        }
+        AgentSpec::Mcts {
+            config,
+            eval,
+            exploration,
+            ..
+        } => {
             // Built-in evaluators never fail, so a search always has a result.
-            search::search_until(s, &decision_config(config, eval, *exploration, s, rng), eval, None, stop).ok().and_then(|r| r.0.best)
+            search::search_until(
+                s,
+                &decision_config(config, eval, *exploration, s, rng),
+                eval,
+                None,
+                stop,
+            )
+            .ok()
+            .and_then(|r| r.0.best)
         }
     }
 }
 
 /// One decision of the planner for the seat to move of `s` (a solo game),
 /// seeded from `rng`; `memory` carries the warm policy and the kept plan.
-pub fn plan_action(config: &pimc::Config, s: &State, rng: &mut SplitMix64, memory: &mut pimc::Memory<Action>, stop: Option<&AtomicBool>) -> pimc::Decision<Action> {
+pub fn plan_action(
+    config: &pimc::Config,
+    s: &State,
+    rng: &mut SplitMix64,
+    memory: &mut pimc::Memory<Action>,
+    stop: Option<&AtomicBool>,
+) -> pimc::Decision<Action> {
     let mut root = *s;
     // The planner never activates a Spirit (`crate::eval::plan`).
     root.never_activate();
@@ -298,9 +396,19 @@ pub fn plan_action(config: &pimc::Config, s: &State, rng: &mut SplitMix64, memor
 
 /// The search settings of one decision: the spec's, a seed from the
 /// decision's stream, and the default exploration where the spec gave none.
-pub(crate) fn decision_config(config: &Config, eval: &LeafEval, exploration: Option<f64>, s: &State, rng: &mut SplitMix64) -> Config {
+pub(crate) fn decision_config(
+    config: &Config,
+    eval: &LeafEval,
+    exploration: Option<f64>,
+    s: &State,
+    rng: &mut SplitMix64,
+) -> Config {
     let exploration = exploration.unwrap_or_else(|| eval.default_exploration(s.is_solo()));
-    Config { seed: rng.next_u64(), exploration, ..*config }
+    Config {
+        seed: rng.next_u64(),
+        exploration,
+        ..*config
+    }
 }
 
 #[cfg(test)]
@@ -310,11 +418,22 @@ mod tests {
     #[test]
     fn specs_parse_and_reject() {
         assert_eq!(AgentSpec::parse("greedy").unwrap(), AgentSpec::Greedy);
-        let AgentSpec::Mcts { config, eval, reuse, .. } = AgentSpec::parse("mcts:iterations=50,c=0.3,rollout=random,reuse=true").unwrap() else {
+        let AgentSpec::Mcts {
+            config,
+            eval,
+            reuse,
+            ..
+        } = AgentSpec::parse("mcts:iterations=50,c=0.3,rollout=random,reuse=true").unwrap()
+        else {
             panic!()
         };
-        let LeafEval::Rollout(eval) = eval else { panic!() };
-        assert_eq!((config.iterations, config.exploration, eval.rollout, reuse), (Some(50), 0.3, Rollout::Random, true));
+        let LeafEval::Rollout(eval) = eval else {
+            panic!()
+        };
+        assert_eq!(
+            (config.iterations, config.exploration, eval.rollout, reuse),
+            (Some(50), 0.3, Rollout::Random, true)
+        );
         // Tree reuse with the kept statistics weighed 0.2 unless told otherwise.
         let reuse_of = |text: &str| match AgentSpec::parse(text).unwrap() {
             AgentSpec::Mcts { config, reuse, .. } => (reuse, config.reuse_weight),
@@ -323,7 +442,24 @@ mod tests {
         assert_eq!(reuse_of("mcts"), (true, 0.2));
         assert_eq!(reuse_of("mcts:reuse=false"), (false, 0.2));
         assert_eq!(reuse_of("mcts:reuse_weight=1"), (true, 1.0));
-        for bad in ["mcts:iterations=x", "mcts:foo=1", "greedy:x=1", "mcts:iterations", "mcts:iterations=0", "mcts:time=-1", "nobody", "mcts:epsilon=2", "mcts:time=1e300", "mcts:max_nodes=2", "mcts:reuse_weight=0", "mcts:reuse_weight=1.5", "mcts:model=/nonexistent", "mcts:rollout_weight=0.5", "mcts:cutoff=4", "mcts:cutoff=x"] {
+        for bad in [
+            "mcts:iterations=x",
+            "mcts:foo=1",
+            "greedy:x=1",
+            "mcts:iterations",
+            "mcts:iterations=0",
+            "mcts:time=-1",
+            "nobody",
+            "mcts:epsilon=2",
+            "mcts:time=1e300",
+            "mcts:max_nodes=2",
+            "mcts:reuse_weight=0",
+            "mcts:reuse_weight=1.5",
+            "mcts:model=/nonexistent",
+            "mcts:rollout_weight=0.5",
+            "mcts:cutoff=4",
+            "mcts:cutoff=x",
+        ] {
             assert!(AgentSpec::parse(bad).is_err(), "{bad}");
         }
     }

@@ -5,55 +5,67 @@ use super::*;
 
 /// The greedy heuristic's choice (docs/agents.md); ``seed`` breaks ties.
 #[pyfunction]
-pub(crate) fn greedy_action(py: Python<'_>, game: PyRef<'_, PyGame>, seed: u64) -> Option<Py<PyAction>> {
+pub(crate) fn greedy_action(
+    py: Python<'_>,
+    game: PyRef<'_, PyGame>,
+    seed: u64,
+) -> Option<Py<PyAction>> {
     let mut rng = SplitMix64::new(seed);
     agents::greedy_action(game.g.state(), &mut rng).map(|a| action_obj(py, a))
 }
 
 /// A uniformly random legal action drawn with SplitMix64(``seed``).
 #[pyfunction]
-pub(crate) fn random_action(py: Python<'_>, game: PyRef<'_, PyGame>, seed: u64) -> Option<Py<PyAction>> {
+pub(crate) fn random_action(
+    py: Python<'_>,
+    game: PyRef<'_, PyGame>,
+    seed: u64,
+) -> Option<Py<PyAction>> {
     let mut rng = SplitMix64::new(seed);
     let mut buf = ActionList::default();
     agents::random_action(game.g.state(), &mut rng, &mut buf).map(|a| action_obj(py, a))
 }
 
-/// Play ``n_games`` whole games in Rust threads with the GIL released.
+/// Play ``n_games`` whole games in Rust threads with the GIL released, with
+/// ``agent`` (spec text or a built-in agent) in every seat.
 ///
 /// Game ``k`` is dealt with seed ``seed + k``; results do not depend on
-/// ``threads`` (default: every core). ``agent`` plays every seat: ``random``,
-/// ``greedy``, ``dragon`` or any agent spec (``mcts:iterations=500``, as the
-/// arena takes them). Returns ``(scores, winners, lengths)``:
+/// ``threads`` (default: every core). Returns ``(scores, winners, lengths)``:
 /// int32 ``(n_games, players)``, bool ``(n_games, players)`` (shared wins have
 /// several), int32 ``(n_games,)`` decisions per game.
 #[pyfunction]
-#[pyo3(signature = (n_games, players = 2, seed = 0, agent = "random", threads = None, rules = None, *, spirits = None, dragons = None))]
+#[pyo3(signature = (agent, n_games, *, players = 2, seed = 0, threads = None, spirits = None, dragons = None, layout = None, rules = None))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn playouts<'py>(
     py: Python<'py>,
-    n_games: usize,
-    players: usize,
-    seed: u64,
-    agent: &str,
-    threads: Option<usize>,
-    rules: Option<PyRules>,
+    agent: &Bound<'py, PyAny>,
+    n_games: &Bound<'py, PyAny>,
+    #[pyo3(from_py_with = int_not_bool)] players: i64,
+    #[pyo3(from_py_with = crate::python::runner::seed_arg)] seed: u64,
+    threads: Option<&Bound<'py, PyAny>>,
     spirits: Option<&Bound<'py, PyAny>>,
     dragons: Option<&Bound<'py, PyAny>>,
+    layout: Option<&Bound<'py, PyAny>>,
+    rules: Option<PyRules>,
 ) -> PyResult<Bound<'py, PyTuple>> {
+    use super::runner;
     use crate::batch::{playouts as run, Outcome};
-    let policy = crate::agents::spec::AgentSpec::parse(agent).map_err(setup_err)?;
-    crate::setup::check_players(players as i64).map_err(to_py_err)?;
-    policy.check_players(players).map_err(PyValueError::new_err)?;
-    if threads.is_some_and(|t| !(1..=crate::search::MAX_THREADS).contains(&t)) {
-        return Err(PyValueError::new_err(format!("threads must be 1 to {}", crate::search::MAX_THREADS)));
-    }
-    let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
-    let rules = rules.map(CoreRules::from).unwrap_or_default();
-    let setup = Setup::new(players, seed).with_rules(rules).with_cards(cards_arg("Spirit", spirits)?, cards_arg("Dragon", dragons)?);
+    let policy = runner::agent_arg(agent)?;
+    let n_games = runner::games_arg(n_games)?;
+    crate::setup::check_players(players).map_err(to_py_err)?;
+    let players = players as usize;
+    runner::check_seeds(seed, n_games)?;
+    let setup = runner::table(players, seed, spirits, dragons, layout, rules)?;
+    runner::check_seats(std::slice::from_ref(&policy), players)?;
+    let threads = runner::threads_arg(threads)?;
     // Every buffer is reserved before any work, so a size that does not fit
     // in memory is a MemoryError, not an abort.
-    let too_big = |_| pyo3::exceptions::PyMemoryError::new_err(format!("{n_games} games do not fit in memory"));
-    let cells = n_games.checked_mul(players).ok_or_else(|| PyValueError::new_err(format!("n_games {n_games} is too large")))?;
+    let too_big = |_| {
+        pyo3::exceptions::PyMemoryError::new_err(format!("{n_games} games do not fit in memory"))
+    };
+    let cells = n_games
+        .checked_mul(players)
+        .ok_or_else(|| PyValueError::new_err(format!("n_games {n_games} is too large")))?;
     let mut out: Vec<Outcome> = Vec::new();
     out.try_reserve_exact(n_games).map_err(too_big)?;
     out.resize(n_games, Outcome::default());
@@ -64,7 +76,13 @@ pub(crate) fn playouts<'py>(
     winners.try_reserve_exact(cells).map_err(too_big)?;
     lengths.try_reserve_exact(n_games).map_err(too_big)?;
     let stop = std::sync::atomic::AtomicBool::new(false);
-    search::interruptible(py, &stop, || run(&setup, &policy, threads, &mut out, &stop), |_| Ok(()))?.map_err(setup_err)?;
+    search::interruptible(
+        py,
+        &stop,
+        || run(&setup, &policy, threads, &mut out, &stop),
+        |_| Ok(()),
+    )?
+    .map_err(setup_err)?;
     let width = players;
     for o in &out {
         for p in 0..width {
@@ -76,20 +94,35 @@ pub(crate) fn playouts<'py>(
     let scores = PyArray1::from_vec(py, scores).reshape([n_games, width])?;
     let winners = PyArray1::from_vec(py, winners).reshape([n_games, width])?;
     let lengths = PyArray1::from_vec(py, lengths);
-    PyTuple::new(py, [scores.into_any(), winners.into_any(), lengths.into_any()])
+    PyTuple::new(
+        py,
+        [scores.into_any(), winners.into_any(), lengths.into_any()],
+    )
 }
 
 /// Points of Dragon ``card`` for ``realms[player]`` (docs/cards.md); Power
 /// compares with the neighbouring seats of ``realms``.
 #[pyfunction]
-pub(crate) fn dragon_points(card: &str, realms: Vec<PyRef<'_, PyRealm>>, player: i64) -> PyResult<u32> {
+pub(crate) fn dragon_points(
+    card: &str,
+    realms: Vec<PyRef<'_, PyRealm>>,
+    player: i64,
+) -> PyResult<u32> {
     let k = DRAGONS
         .iter()
         .position(|d| d.eq_ignore_ascii_case(card))
-        .ok_or_else(|| PyValueError::new_err(format!("unknown Dragon card {card:?}; the cards are {}", DRAGONS.join(", "))))?;
+        .ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "unknown Dragon card {card:?}; the cards are {}",
+                DRAGONS.join(", ")
+            ))
+        })?;
     let rs: Vec<CoreRealm> = realms.iter().map(|r| r.0).collect();
     if !(0..rs.len() as i64).contains(&player) {
-        return Err(PyValueError::new_err(format!("player {player} is not an index of the {} realms", rs.len())));
+        return Err(PyValueError::new_err(format!(
+            "player {player} is not an index of the {} realms",
+            rs.len()
+        )));
     }
     Ok(crate::cards::dragon_points(k as u8, &rs, player as usize))
 }
@@ -98,7 +131,9 @@ pub(crate) fn dragon_points(card: &str, realms: Vec<PyRef<'_, PyRealm>>, player:
 #[pyfunction]
 #[pyo3(name = "observation_shape", signature = (version = OBSERVATION_VERSION))]
 pub(crate) fn py_observation_shape(version: u32) -> PyResult<(usize, usize, usize)> {
-    crate::state::observe::checked_observation_shape(version).map(|s| (s[0], s[1], s[2])).map_err(to_py_err)
+    crate::state::observe::checked_observation_shape(version)
+        .map(|s| (s[0], s[1], s[2]))
+        .map_err(to_py_err)
 }
 
 /// The solo rank of a final score (R-SOLO-5).

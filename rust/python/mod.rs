@@ -17,13 +17,15 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple, PyType};
 
-use crate::action::{Action as CoreAction, ActionKind as CoreKind, ActionList, NUM_ACTIONS, SPIRITS};
-use crate::error::Error;
+use crate::action::{
+    Action as CoreAction, ActionKind as CoreKind, ActionList, NUM_ACTIONS, SPIRITS,
+};
+use crate::cards::{Cards, DRAGONS};
 use crate::coords::{Cell, Space};
+use crate::error::Error;
 use crate::layout::Layout as CoreLayout;
 use crate::realm::Realm as CoreRealm;
 use crate::rng::SplitMix64;
-use crate::cards::{Cards, DRAGONS};
 use crate::setup::Setup;
 use crate::state::observe::{COMPACT_OBSERVATION_SIZE, OBSERVATION_SHAPE, OBSERVATION_VERSION};
 use crate::state::{Phase as CorePhase, Rules as CoreRules};
@@ -38,6 +40,7 @@ mod evaluator;
 mod game;
 mod network;
 mod plan;
+mod runner;
 mod search;
 mod setup;
 mod vecenv;
@@ -83,6 +86,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(playouts, m)?)?;
     m.add_class::<search::PyMcts>()?;
     m.add_function(wrap_pyfunction!(search::agent_spec, m)?)?;
+    m.add_function(wrap_pyfunction!(runner::agent_text, m)?)?;
+    m.add_function(wrap_pyfunction!(runner::check_run, m)?)?;
     m.add_function(wrap_pyfunction!(search::arena, m)?)?;
     m.add_function(wrap_pyfunction!(search::selfplay, m)?)?;
     m.add_class::<network::PyNetwork>()?;

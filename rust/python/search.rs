@@ -24,7 +24,6 @@ use crate::rng::SplitMix64;
 use crate::search::{self, Config, EvalError, Evaluator, Mixed, SearchResult, Tree, MAX_SEATS};
 use crate::state::observe::COMPACT_OBSERVATION_SIZE;
 use crate::state::State;
-use crate::state::Rules as CoreRules;
 
 /// The Rust side of ``dragoncastle.agents.MCTSAgent``: a search configuration,
 /// its leaf evaluation (rollouts, or a Python evaluator with rollouts mixed
@@ -48,7 +47,15 @@ pub const DEFAULT_PUCT: f64 = 1.0;
 
 /// What the binding returns for a search: best action, root statistics, the
 /// principal variation, iterations, seconds, nodes and the visit policy.
-type SearchTuple = (Option<Py<PyAction>>, Vec<(Py<PyAction>, u64, f64)>, Vec<Py<PyAction>>, u64, f64, usize, Py<PyAny>);
+type SearchTuple = (
+    Option<Py<PyAction>>,
+    Vec<(Py<PyAction>, u64, f64)>,
+    Vec<Py<PyAction>>,
+    u64,
+    f64,
+    usize,
+    Py<PyAny>,
+);
 
 #[pymethods]
 impl PyMcts {
@@ -81,9 +88,16 @@ impl PyMcts {
         cutoff: Option<u32>,
     ) -> PyResult<Self> {
         let defaults = RolloutEval::default();
-        let reward = reward.map_or(Ok(defaults.reward), Reward::parse).map_err(PyValueError::new_err)?;
-        let rollout = Rollout::parse(rollout.unwrap_or(defaults.rollout.name().0), epsilon as f32).map_err(PyValueError::new_err)?;
-        let iterations = if iterations.is_none() && time_limit.is_none() { Some(search::DEFAULT_ITERATIONS) } else { iterations };
+        let reward = reward
+            .map_or(Ok(defaults.reward), Reward::parse)
+            .map_err(PyValueError::new_err)?;
+        let rollout = Rollout::parse(rollout.unwrap_or(defaults.rollout.name().0), epsilon as f32)
+            .map_err(PyValueError::new_err)?;
+        let iterations = if iterations.is_none() && time_limit.is_none() {
+            Some(search::DEFAULT_ITERATIONS)
+        } else {
+            iterations
+        };
         let base = Config::default();
         let cfg = Config {
             iterations,
@@ -100,18 +114,37 @@ impl PyMcts {
         };
         search::check(&cfg).map_err(PyValueError::new_err)?;
         if let Some(w) = rollout_weight.filter(|w| !(0.0..=1.0).contains(w)) {
-            return Err(PyValueError::new_err(format!("rollout_weight must be in [0, 1]; got {w}")));
+            return Err(PyValueError::new_err(format!(
+                "rollout_weight must be in [0, 1]; got {w}"
+            )));
         }
         let evaluator = match evaluator {
-            Some(f) if !f.is_callable() => return Err(PyTypeError::new_err("evaluator must be a callable evaluator(observations, masks) -> (priors, values)")),
-            Some(f) => Some(PyEvaluator::new(f.unbind(), batch_size.unwrap_or(DEFAULT_BATCH))?),
-            None if batch_size.is_some() => return Err(PyValueError::new_err("batch_size needs an evaluator")),
-            None if rollout_weight.is_some_and(|w| w != 0.0) && model.is_none() => return Err(PyValueError::new_err("rollout_weight needs a model or an evaluator")),
+            Some(f) if !f.is_callable() => return Err(PyTypeError::new_err(
+                "evaluator must be a callable evaluator(observations, masks) -> (priors, values)",
+            )),
+            Some(f) => Some(PyEvaluator::new(
+                f.unbind(),
+                batch_size.unwrap_or(DEFAULT_BATCH),
+            )?),
+            None if batch_size.is_some() => {
+                return Err(PyValueError::new_err("batch_size needs an evaluator"))
+            }
+            None if rollout_weight.is_some_and(|w| w != 0.0) && model.is_none() => {
+                return Err(PyValueError::new_err(
+                    "rollout_weight needs a model or an evaluator",
+                ))
+            }
             None => None,
         };
-        let roll = RolloutEval { reward, rollout, depth: rollout_depth };
+        let roll = RolloutEval {
+            reward,
+            rollout,
+            depth: rollout_depth,
+        };
         if model.is_some() && evaluator.is_some() {
-            return Err(PyValueError::new_err("give a model or an evaluator, not both"));
+            return Err(PyValueError::new_err(
+                "give a model or an evaluator, not both",
+            ));
         }
         if priors == Some(false) && model.is_none() {
             return Err(PyValueError::new_err("priors=False needs a model"));
@@ -121,17 +154,39 @@ impl PyMcts {
         }
         if let Some(name) = model {
             let net = Arc::new(load_model(name).map_err(PyValueError::new_err)?);
-            let eval = AgentEval::Leaf(LeafEval::Network(NetworkEval::new(net, roll, priors, rollout_weight, cutoff)));
-            return Ok(PyMcts { cfg, eval, exploration, reuse: reuse_tree, tree: None });
+            let eval = AgentEval::Leaf(LeafEval::Network(NetworkEval::new(
+                net,
+                roll,
+                priors,
+                rollout_weight,
+                cutoff,
+            )));
+            return Ok(PyMcts {
+                cfg,
+                eval,
+                exploration,
+                reuse: reuse_tree,
+                tree: None,
+            });
         }
         let eval = match evaluator {
             None => AgentEval::Leaf(LeafEval::Rollout(roll)),
             Some(net) => match rollout_weight.unwrap_or(0.0) {
                 0.0 => AgentEval::Python(std::sync::Arc::new(net)),
-                weight => AgentEval::Mixed(Mixed { guide: std::sync::Arc::new(net), rollout: roll, weight }),
+                weight => AgentEval::Mixed(Mixed {
+                    guide: std::sync::Arc::new(net),
+                    rollout: roll,
+                    weight,
+                }),
             },
         };
-        Ok(PyMcts { cfg, eval, exploration, reuse: reuse_tree, tree: None })
+        Ok(PyMcts {
+            cfg,
+            eval,
+            exploration,
+            reuse: reuse_tree,
+            tree: None,
+        })
     }
 
     /// Search ``game`` for the player to move with random seed ``seed``. Returns
@@ -142,11 +197,17 @@ impl PyMcts {
         // is released, so other threads may use the game (or the agent) meanwhile.
         let (state, history, key) = {
             let g = &game.borrow().g;
-            let history: Vec<CoreAction> = g.actions_with_author().filter(|(_, d)| !d).map(|(a, _)| a).collect();
+            let history: Vec<CoreAction> = g
+                .actions_with_author()
+                .filter(|(_, d)| !d)
+                .map(|(a, _)| a)
+                .collect();
             (*g.state(), history, g.opening_key())
         };
         if state.is_over() {
-            return Err(PyValueError::new_err("the game is over: there is nothing to search"));
+            return Err(PyValueError::new_err(
+                "the game is over: there is nothing to search",
+            ));
         }
         let (cfg, reuse, old, eval) = {
             let mut me = slf.borrow_mut();
@@ -155,13 +216,20 @@ impl PyMcts {
             cfg.exploration = me.exploration_for(&state);
             // Reuse the last tree when this position follows the one it was rooted at.
             let old = match (me.reuse, me.tree.take()) {
-                (true, Some((mut t, k, root))) if k == key && history.starts_with(&root) => t.advance(&history[root.len()..]).then_some(t),
+                (true, Some((mut t, k, root))) if k == key && history.starts_with(&root) => {
+                    t.advance(&history[root.len()..]).then_some(t)
+                }
                 _ => None,
             };
             (cfg, me.reuse, old, me.eval.clone())
         };
         let stop = AtomicBool::new(false);
-        let found = interruptible(py, &stop, || search::search_until(&state, &cfg, &eval, old, Some(&stop)), |_| Ok(()))?;
+        let found = interruptible(
+            py,
+            &stop,
+            || search::search_until(&state, &cfg, &eval, old, Some(&stop)),
+            |_| Ok(()),
+        )?;
         let (r, tree): (SearchResult<CoreAction>, _) = found.map_err(|e| eval.error(e))?;
         if reuse {
             slf.borrow_mut().tree = tree.map(|t| (t, key, history));
@@ -169,11 +237,18 @@ impl PyMcts {
         let mut policy = vec![0f32; crate::action::NUM_ACTIONS];
         let total: u64 = r.root.iter().map(|m| m.visits).sum();
         for m in &r.root {
-            policy[m.mv.id() as usize] = if total > 0 { m.visits as f32 / total as f32 } else { 1.0 / r.root.len() as f32 };
+            policy[m.mv.id() as usize] = if total > 0 {
+                m.visits as f32 / total as f32
+            } else {
+                1.0 / r.root.len() as f32
+            };
         }
         Ok((
             r.best.map(|a| action_obj(py, a)),
-            r.root.iter().map(|m| (action_obj(py, m.mv), m.visits, m.value)).collect(),
+            r.root
+                .iter()
+                .map(|m| (action_obj(py, m.mv), m.visits, m.value))
+                .collect(),
             r.pv.iter().map(|&a| action_obj(py, a)).collect(),
             r.iterations,
             r.seconds,
@@ -195,7 +270,8 @@ impl PyMcts {
     /// The exploration constant of a search of `s`: the user's, else the
     /// default for the game (solo or not), the reward and the evaluator.
     fn exploration_for(&self, s: &crate::state::State) -> f64 {
-        self.exploration.unwrap_or_else(|| self.eval.default_exploration(s.is_solo()))
+        self.exploration
+            .unwrap_or_else(|| self.eval.default_exploration(s.is_solo()))
     }
 }
 
@@ -216,6 +292,17 @@ impl AgentEval {
         }
     }
 
+    /// Refuses a table the network cannot play (solo weights with rivals, or
+    /// the other way round), before any game: the check of the spec's agents.
+    fn check_players(&self, players: usize) -> PyResult<()> {
+        match self {
+            AgentEval::Leaf(LeafEval::Network(n)) => {
+                n.check_players(players).map_err(PyValueError::new_err)
+            }
+            _ => Ok(()),
+        }
+    }
+
     /// The exception for a search the evaluator stopped: the evaluator's own,
     /// unchanged, when it raised one.
     fn error(&self, e: EvalError) -> PyErr {
@@ -224,7 +311,8 @@ impl AgentEval {
             // A Rust evaluator refuses only what it was given (a network trained for another kind of game).
             AgentEval::Leaf(_) => return PyValueError::new_err(e.0),
         };
-        net.and_then(|n| n.take_error()).unwrap_or_else(|| PyRuntimeError::new_err(e.0))
+        net.and_then(|n| n.take_error())
+            .unwrap_or_else(|| PyRuntimeError::new_err(e.0))
     }
 }
 
@@ -242,7 +330,13 @@ impl Evaluator<State> for AgentEval {
             AgentEval::Mixed(m) => m.batch_size(),
         }
     }
-    fn evaluate(&self, leaves: &mut [State], rng: &mut SplitMix64, values: &mut [[f64; MAX_SEATS]], priors: &mut [f32]) -> Result<(), EvalError> {
+    fn evaluate(
+        &self,
+        leaves: &mut [State],
+        rng: &mut SplitMix64,
+        values: &mut [[f64; MAX_SEATS]],
+        priors: &mut [f32],
+    ) -> Result<(), EvalError> {
         match self {
             AgentEval::Leaf(r) => r.evaluate(leaves, rng, values, priors),
             AgentEval::Python(n) => n.evaluate(leaves, rng, values, priors),
@@ -268,30 +362,31 @@ impl Evaluator<State> for AgentEval {
 /// with the GIL released (see ``dragoncastle.selfplay``): a dict of numpy
 /// arrays with one row per decision.
 #[pyfunction]
-#[pyo3(signature = (agent, n_games, players = 2, seed = 0, threads = None, progress = None, *, spirits = None, dragons = None, rules = None, children = None))]
+#[pyo3(signature = (agent, n_games, *, players = 2, seed = 0, threads = None, spirits = None, dragons = None, layout = None, rules = None, progress = None, children = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn selfplay<'py>(
     py: Python<'py>,
     agent: &Bound<'py, PyMcts>,
-    n_games: usize,
-    players: usize,
-    seed: u64,
-    threads: Option<usize>,
-    progress: Option<Bound<'py, PyAny>>,
+    n_games: &Bound<'py, PyAny>,
+    #[pyo3(from_py_with = crate::python::action::int_not_bool)] players: i64,
+    #[pyo3(from_py_with = crate::python::runner::seed_arg)] seed: u64,
+    threads: Option<&Bound<'py, PyAny>>,
     spirits: Option<&Bound<'py, PyAny>>,
     dragons: Option<&Bound<'py, PyAny>>,
+    layout: Option<&Bound<'py, PyAny>>,
     rules: Option<PyRules>,
+    progress: Option<Bound<'py, PyAny>>,
     children: Option<(f64, usize)>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    crate::setup::check_players(players as i64).map_err(crate::python::to_py_err)?;
+    use super::runner;
+    let n_games = runner::games_arg(n_games)?;
+    crate::setup::check_players(players).map_err(crate::python::to_py_err)?;
+    let players = players as usize;
+    runner::check_seeds(seed, n_games)?;
+    let setup = runner::table(players, seed, spirits, dragons, layout, rules)?;
+    agent.borrow().eval.check_players(players)?;
+    let threads = runner::threads_arg(threads)?;
     let children = children.map(|(min_share, max)| crate::selfplay::Children { min_share, max });
-    if threads == Some(0) {
-        return Err(PyValueError::new_err("threads must be at least 1"));
-    }
-    let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
-    let setup = crate::setup::Setup::new(players, seed)
-        .with_rules(rules.map(CoreRules::from).unwrap_or_default())
-        .with_cards(super::cards_arg("Spirit", spirits)?, super::cards_arg("Dragon", dragons)?);
     let (cfg, eval, exploration) = {
         let me = agent.borrow();
         (me.cfg, me.eval.clone(), me.exploration)
@@ -302,7 +397,11 @@ pub fn selfplay<'py>(
     let result = interruptible(
         py,
         &stop,
-        || crate::selfplay::run(&setup, n_games, &cfg, explore, &eval, threads, &done, &stop, children),
+        || {
+            crate::selfplay::run(
+                &setup, n_games, &cfg, explore, &eval, threads, &done, &stop, children,
+            )
+        },
         |_| match &progress {
             Some(cb) => cb.call1((done.load(Ordering::Relaxed),)).map(|_| ()),
             None => Ok(()),
@@ -313,9 +412,21 @@ pub fn selfplay<'py>(
     let mut obs = Vec::with_capacity(rows * COMPACT_OBSERVATION_SIZE);
     let mut masks = Vec::with_capacity(rows * NUM_ACTIONS);
     let mut policies = Vec::with_capacity(rows * NUM_ACTIONS);
-    let (mut to_move, mut actions, mut returns, mut game) = (Vec::with_capacity(rows), Vec::with_capacity(rows), Vec::with_capacity(rows * players), Vec::with_capacity(rows));
+    let (mut to_move, mut actions, mut returns, mut game) = (
+        Vec::with_capacity(rows),
+        Vec::with_capacity(rows),
+        Vec::with_capacity(rows * players),
+        Vec::with_capacity(rows),
+    );
     let mut values = Vec::with_capacity(rows);
-    let (mut c_obs, mut c_rows, mut c_actions, mut c_visits, mut c_values, mut c_seats) = (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut c_obs, mut c_rows, mut c_actions, mut c_visits, mut c_values, mut c_seats) = (
+        Vec::new(),
+        Vec::new(),
+        Vec::new(),
+        Vec::new(),
+        Vec::new(),
+        Vec::new(),
+    );
     for g in games {
         // Children point at their decision's row in the whole run.
         let first = to_move.len() as i64;
@@ -337,17 +448,32 @@ pub fn selfplay<'py>(
         }
     }
     let d = PyDict::new(py);
-    d.set_item("observations", PyArray1::from_vec(py, obs).reshape([rows, COMPACT_OBSERVATION_SIZE])?)?;
-    d.set_item("masks", PyArray1::from_vec(py, masks).reshape([rows, NUM_ACTIONS])?)?;
-    d.set_item("policies", PyArray1::from_vec(py, policies).reshape([rows, NUM_ACTIONS])?)?;
+    d.set_item(
+        "observations",
+        PyArray1::from_vec(py, obs).reshape([rows, COMPACT_OBSERVATION_SIZE])?,
+    )?;
+    d.set_item(
+        "masks",
+        PyArray1::from_vec(py, masks).reshape([rows, NUM_ACTIONS])?,
+    )?;
+    d.set_item(
+        "policies",
+        PyArray1::from_vec(py, policies).reshape([rows, NUM_ACTIONS])?,
+    )?;
     d.set_item("to_move", PyArray1::from_vec(py, to_move))?;
     d.set_item("actions", PyArray1::from_vec(py, actions))?;
     d.set_item("values", PyArray1::from_vec(py, values))?;
-    d.set_item("returns", PyArray1::from_vec(py, returns).reshape([rows, players])?)?;
+    d.set_item(
+        "returns",
+        PyArray1::from_vec(py, returns).reshape([rows, players])?,
+    )?;
     d.set_item("game", PyArray1::from_vec(py, game))?;
     if children.is_some() {
         let n = c_rows.len();
-        d.set_item("child_observations", PyArray1::from_vec(py, c_obs).reshape([n, COMPACT_OBSERVATION_SIZE])?)?;
+        d.set_item(
+            "child_observations",
+            PyArray1::from_vec(py, c_obs).reshape([n, COMPACT_OBSERVATION_SIZE])?,
+        )?;
         d.set_item("child_rows", PyArray1::from_vec(py, c_rows))?;
         d.set_item("child_actions", PyArray1::from_vec(py, c_actions))?;
         d.set_item("child_visits", PyArray1::from_vec(py, c_visits))?;
@@ -368,7 +494,12 @@ pub fn agent_spec<'py>(py: Python<'py>, text: &str) -> PyResult<(String, Bound<'
         AgentSpec::Random => "random",
         AgentSpec::Greedy => "greedy",
         AgentSpec::Dragon => "dragon",
-        AgentSpec::Mcts { config: c, eval, reuse, exploration } => {
+        AgentSpec::Mcts {
+            config: c,
+            eval,
+            reuse,
+            exploration,
+        } => {
             d.set_item("iterations", c.iterations)?;
             d.set_item("time_limit", c.time_limit)?;
             d.set_item("threads", c.threads)?;
@@ -386,12 +517,21 @@ pub fn agent_spec<'py>(py: Python<'py>, text: &str) -> PyResult<(String, Bound<'
             d.set_item("reward", eval.reward.name())?;
             let (rollout, epsilon) = eval.rollout.name();
             d.set_item("rollout", rollout)?;
-            d.set_item("epsilon", epsilon as f64)?;
+            // Stored as f32: give back the number written (0.1, not 0.10000000149).
+            d.set_item(
+                "epsilon",
+                format!("{epsilon}")
+                    .parse::<f64>()
+                    .unwrap_or(epsilon as f64),
+            )?;
             d.set_item("rollout_depth", eval.depth)?;
             d.set_item("reuse_tree", reuse)?;
             d.set_item("reuse_weight", c.reuse_weight)?;
             d.set_item("max_nodes", c.max_nodes)?;
             d.set_item("widening", c.widening)?;
+            d.set_item("determinize", c.determinize)?;
+            d.set_item("noise", c.noise)?;
+            d.set_item("temperature", c.temperature)?;
             "mcts"
         }
         AgentSpec::Plan { config: c } => {
@@ -420,32 +560,37 @@ pub fn agent_spec<'py>(py: Python<'py>, text: &str) -> PyResult<(String, Bound<'
 /// ``None`` (an agent that does not search) or ``{"iterations": n, "top":
 /// [(action_id, visits, mean_value), ...]}``, the ``k`` most visited root moves.
 #[pyfunction]
-#[pyo3(signature = (agents, n_games, seed = 0, threads = None, rules = None, progress = None, *, spirits = None, dragons = None, search_stats = 0))]
+#[pyo3(signature = (agents, n_games, *, seed = 0, threads = None, spirits = None, dragons = None, layout = None, rules = None, progress = None, search_stats = 0))]
 #[allow(clippy::too_many_arguments)]
 pub fn arena<'py>(
     py: Python<'py>,
-    agents: Vec<String>,
-    n_games: usize,
-    seed: u64,
-    threads: Option<usize>,
-    rules: Option<PyRules>,
-    progress: Option<Bound<'py, PyAny>>,
+    agents: Vec<Bound<'py, PyAny>>,
+    n_games: &Bound<'py, PyAny>,
+    #[pyo3(from_py_with = crate::python::runner::seed_arg)] seed: u64,
+    threads: Option<&Bound<'py, PyAny>>,
     spirits: Option<&Bound<'py, PyAny>>,
     dragons: Option<&Bound<'py, PyAny>>,
+    layout: Option<&Bound<'py, PyAny>>,
+    rules: Option<PyRules>,
+    progress: Option<Bound<'py, PyAny>>,
     search_stats: usize,
 ) -> PyResult<Bound<'py, PyList>> {
-    let specs = agents.iter().map(|a| AgentSpec::parse(a)).collect::<Result<Vec<_>, _>>().map_err(setup_err)?;
+    use super::runner;
+    let specs = agents
+        .iter()
+        .map(|a| runner::agent_arg(a))
+        .collect::<PyResult<Vec<_>>>()?;
     if !(1..=4).contains(&specs.len()) {
-        return Err(PyValueError::new_err(format!("an arena needs 1 to 4 agents (one per seat); got {}", specs.len())));
+        return Err(PyValueError::new_err(format!(
+            "an arena needs 1 to 4 agents (one per seat); got {}",
+            specs.len()
+        )));
     }
-    if threads == Some(0) {
-        return Err(PyValueError::new_err("threads must be at least 1"));
-    }
-    let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
-    let rules = rules.map(CoreRules::from).unwrap_or_default();
-    let setup = crate::setup::Setup::new(specs.len(), seed)
-        .with_rules(rules)
-        .with_cards(super::cards_arg("Spirit", spirits)?, super::cards_arg("Dragon", dragons)?);
+    let n_games = runner::games_arg(n_games)?;
+    runner::check_seeds(seed, n_games)?;
+    let setup = runner::table(specs.len(), seed, spirits, dragons, layout, rules)?;
+    runner::check_seats(&specs, specs.len())?;
+    let threads = runner::threads_arg(threads)?;
     let done = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let result = interruptible(
@@ -466,10 +611,24 @@ pub fn arena<'py>(
         let (sp, dr) = setup.reseeded(g.seed).cards();
         d.set_item("spirits", crate::cards::names(sp, &crate::cards::SPIRITS))?;
         d.set_item("dragons", crate::cards::names(dr, &crate::cards::DRAGONS))?;
-        d.set_item("agent_of_seat", g.agent_of_seat[..n].iter().map(|&a| a as usize).collect::<Vec<_>>())?;
+        d.set_item(
+            "agent_of_seat",
+            g.agent_of_seat[..n]
+                .iter()
+                .map(|&a| a as usize)
+                .collect::<Vec<_>>(),
+        )?;
         d.set_item("scores", g.scores[..n.max(1)].to_vec())?;
-        d.set_item("winners", (0..n).filter(|&p| g.winners & (1 << p) != 0).collect::<Vec<_>>())?;
-        d.set_item("actions", g.actions.iter().map(|a| a.id()).collect::<Vec<_>>())?;
+        d.set_item(
+            "winners",
+            (0..n)
+                .filter(|&p| g.winners & (1 << p) != 0)
+                .collect::<Vec<_>>(),
+        )?;
+        d.set_item(
+            "actions",
+            g.actions.iter().map(|a| a.id()).collect::<Vec<_>>(),
+        )?;
         d.set_item("decisions", g.decisions[..n].to_vec())?;
         d.set_item("seconds", g.seconds[..n].to_vec())?;
         if search_stats > 0 {
@@ -480,7 +639,13 @@ pub fn arena<'py>(
                     Some(st) => {
                         let e = PyDict::new(py);
                         e.set_item("iterations", st.iterations)?;
-                        e.set_item("top", st.top.iter().map(|m| (m.mv.id(), m.visits, m.value)).collect::<Vec<_>>())?;
+                        e.set_item(
+                            "top",
+                            st.top
+                                .iter()
+                                .map(|m| (m.mv.id(), m.visits, m.value))
+                                .collect::<Vec<_>>(),
+                        )?;
                         per_decision.append(e)?;
                     }
                 }
@@ -547,8 +712,12 @@ pub(super) fn interruptible<'py, T: Send>(
                 .map(|s| s.to_string())
                 .or_else(|| panic.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "unknown".into());
-            Err(PyRuntimeError::new_err(format!("internal error in dragoncastle (please report it): {why}")))
+            Err(PyRuntimeError::new_err(format!(
+                "internal error in dragoncastle (please report it): {why}"
+            )))
         }
-        (None, None) => Err(PyRuntimeError::new_err("the search thread ended without a result")),
+        (None, None) => Err(PyRuntimeError::new_err(
+            "the search thread ended without a result",
+        )),
     }
 }

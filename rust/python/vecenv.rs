@@ -9,12 +9,9 @@ use pyo3::types::PyTuple;
 use std::sync::atomic::AtomicBool;
 
 use super::search::interruptible;
-use super::{cards_arg, layout_arg, to_py_err, PyRules};
+use super::{to_py_err, PyRules};
 use crate::action::NUM_ACTIONS;
-use crate::arena::AgentSpec;
-use crate::setup::Setup;
 use crate::state::observe::OBSERVATION_SHAPE;
-use crate::state::Rules as CoreRules;
 use crate::vecenv::{Observation, ObservationRows, Outputs, RewardKind, VecEnv};
 
 /// ``n`` games stepped together in Rust threads (docs/vecenv.md).
@@ -24,8 +21,8 @@ use crate::vecenv::{Observation, ObservationRows, Outputs, RewardKind, VecEnv};
 /// objects at every call, written in place. A game that ends is dealt again at
 /// once from its slot's next seed (slot ``i``'s ``e``-th game uses seed
 /// ``seed + i + n * e``): its row's ``rewards`` and ``terminated`` describe the
-/// game that ended, its observation and mask the new one. With ``opponent`` (an
-/// agent spec: ``random``, ``greedy``, ``mcts:iterations=...``) every seat but
+/// game that ended, its observation and mask the new one. With ``opponents`` (an
+/// agent or its spec: ``random``, ``greedy``, ``mcts:iterations=...``) every seat but
 /// ``learner`` (default 0) is played inside Rust, so ``to_move`` is always the
 /// learner.
 #[pyclass(module = "dragoncastle._core", name = "VecEnv")]
@@ -41,15 +38,15 @@ pub struct PyVecEnv {
 #[pymethods]
 impl PyVecEnv {
     #[new]
-    #[pyo3(signature = (n, players = 2, seed = 0, *, threads = 1, opponent = None, learner = None, reward = "win", observation = "compact", spirits = None, dragons = None, layout = None, rules = None))]
+    #[pyo3(signature = (n, *, players = 2, seed = 0, threads = 1, opponents = None, learner = None, reward = "win", observation = "compact", spirits = None, dragons = None, layout = None, rules = None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
         n: usize,
-        players: usize,
-        seed: u64,
+        #[pyo3(from_py_with = crate::python::action::int_not_bool)] players: i64,
+        #[pyo3(from_py_with = crate::python::runner::seed_arg)] seed: u64,
         threads: usize,
-        opponent: Option<&str>,
+        opponents: Option<&Bound<'_, PyAny>>,
         learner: Option<usize>,
         reward: &str,
         observation: &str,
@@ -58,38 +55,64 @@ impl PyVecEnv {
         layout: Option<&Bound<'_, PyAny>>,
         rules: Option<PyRules>,
     ) -> PyResult<Self> {
-        crate::setup::check_players(players as i64).map_err(crate::python::to_py_err)?;
+        use crate::python::runner;
+        crate::setup::check_players(players).map_err(crate::python::to_py_err)?;
+        let players = players as usize;
         // Checked before the arrays are allocated.
         crate::vecenv::check_size(n, threads).map_err(to_py_err)?;
+        runner::check_seeds(seed, n)?;
         let reward = RewardKind::parse(reward).map_err(to_py_err)?;
         let observation = Observation::parse(observation).map_err(to_py_err)?;
-        let opponent = opponent.map(AgentSpec::parse).transpose().map_err(to_py_err)?;
-        if let Some(o) = &opponent {
-            o.check_players(players).map_err(PyValueError::new_err)?;
-        }
+        let opponent = opponents
+            .filter(|o| !o.is_none())
+            .map(runner::agent_arg)
+            .transpose()?;
+        runner::check_seats(opponent.as_slice(), players)?;
         let learner = match (&opponent, learner) {
             (Some(_), l) => Some(l.unwrap_or(0)),
-            (None, Some(_)) => return Err(PyValueError::new_err("learner is the seat the opponents leave free: give an opponent too")),
+            (None, Some(_)) => {
+                return Err(PyValueError::new_err(
+                    "learner is the seat the opponents leave free: give opponents too",
+                ))
+            }
             (None, None) => None,
         };
-        let layout = layout_arg(layout)?;
-        let rules = rules.map(CoreRules::from).unwrap_or_default();
-        let setup = Setup { layout, ..Setup::new(players, seed).with_rules(rules).with_cards(cards_arg("Spirit", spirits)?, cards_arg("Dragon", dragons)?) };
+        let setup = runner::table(players, seed, spirits, dragons, layout, rules)?;
         // Through numpy.zeros, so that arrays too large for memory raise
         // MemoryError (the Rust constructors panic when numpy returns NULL).
         let zeros = py.import("numpy")?.getattr("zeros")?;
-        let array = |shape: Vec<usize>, dtype: &str| -> PyResult<Bound<'_, PyAny>> { zeros.call1((PyTuple::new(py, shape)?, dtype)) };
+        let array = |shape: Vec<usize>, dtype: &str| -> PyResult<Bound<'_, PyAny>> {
+            zeros.call1((PyTuple::new(py, shape)?, dtype))
+        };
         let observations = match observation {
             Observation::Compact => Some(array(vec![n, observation.size()], "uint8")?.unbind()),
-            Observation::Tensor => Some(array([&[n][..], &OBSERVATION_SHAPE[..]].concat(), "float32")?.unbind()),
+            Observation::Tensor => {
+                Some(array([&[n][..], &OBSERVATION_SHAPE[..]].concat(), "float32")?.unbind())
+            }
             Observation::None => None,
         };
-        let masks = array(vec![n, NUM_ACTIONS], "bool")?.cast_into::<PyArray2<bool>>()?.unbind();
-        let rewards = array(vec![n, players], "float32")?.cast_into::<PyArray2<f32>>()?.unbind();
-        let terminated = array(vec![n], "bool")?.cast_into::<PyArray1<bool>>()?.unbind();
-        let to_move = array(vec![n], "int64")?.cast_into::<PyArray1<i64>>()?.unbind();
-        let env = VecEnv::new(n, setup, threads, learner, opponent, reward, observation).map_err(to_py_err)?;
-        Ok(PyVecEnv { observations, masks, rewards, terminated, to_move, env })
+        let masks = array(vec![n, NUM_ACTIONS], "bool")?
+            .cast_into::<PyArray2<bool>>()?
+            .unbind();
+        let rewards = array(vec![n, players], "float32")?
+            .cast_into::<PyArray2<f32>>()?
+            .unbind();
+        let terminated = array(vec![n], "bool")?
+            .cast_into::<PyArray1<bool>>()?
+            .unbind();
+        let to_move = array(vec![n], "int64")?
+            .cast_into::<PyArray1<i64>>()?
+            .unbind();
+        let env = VecEnv::new(n, setup, threads, learner, opponent, reward, observation)
+            .map_err(to_py_err)?;
+        Ok(PyVecEnv {
+            observations,
+            masks,
+            rewards,
+            terminated,
+            to_move,
+            env,
+        })
     }
 
     /// Deal every game anew (slot ``i`` from ``seed + i``) and return the arrays.
@@ -100,13 +123,19 @@ impl PyVecEnv {
     /// Apply ``actions[i]`` (an action id) in game ``i``, let the opponents
     /// answer, deal ended games again, and return the arrays. An illegal
     /// action raises ``IllegalActionError`` and changes no game.
-    fn step<'py>(&mut self, py: Python<'py>, actions: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyTuple>> {
+    fn step<'py>(
+        &mut self,
+        py: Python<'py>,
+        actions: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
         let ids: Vec<i64> = match actions.extract::<PyReadonlyArray1<'py, i64>>() {
             // Any strides (a column of a batch, a reversed view).
             Ok(a) => a.as_array().iter().copied().collect(),
-            Err(_) => actions
-                .extract::<Vec<i64>>()
-                .map_err(|_| PyValueError::new_err("actions must be a 1-d sequence of action ids (ints), one per game"))?,
+            Err(_) => actions.extract::<Vec<i64>>().map_err(|_| {
+                PyValueError::new_err(
+                    "actions must be a 1-d sequence of action ids (ints), one per game",
+                )
+            })?,
         };
         self.run(py, Some(ids))
     }
@@ -143,12 +172,19 @@ impl PyVecEnv {
     }
     /// Game ``i`` as it stands, as the text picture of ``str(game)``.
     fn state_text(&self, i: usize) -> PyResult<String> {
-        self.env.state(i).map(crate::render::text).ok_or_else(|| PyValueError::new_err(format!("no game {i}")))
+        self.env
+            .state(i)
+            .map(crate::render::text)
+            .ok_or_else(|| PyValueError::new_err(format!("no game {i}")))
     }
 }
 
 impl PyVecEnv {
-    fn run<'py>(&mut self, py: Python<'py>, actions: Option<Vec<i64>>) -> PyResult<Bound<'py, PyTuple>> {
+    fn run<'py>(
+        &mut self,
+        py: Python<'py>,
+        actions: Option<Vec<i64>>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
         let masks = self.masks.bind(py).clone();
         let rewards = self.rewards.bind(py).clone();
         let terminated = self.terminated.bind(py).clone();
@@ -157,7 +193,9 @@ impl PyVecEnv {
         {
             // The arrays are the caller's too: one made read-only, or borrowed
             // elsewhere, is an error, not a panic.
-            let busy = |_| PyValueError::new_err("the arrays of reset()/step() must stay writeable and not be borrowed while stepping");
+            let busy = |_| {
+                PyValueError::new_err("the arrays of reset()/step() must stay writeable and not be borrowed while stepping")
+            };
             let mut m = masks.try_readwrite().map_err(busy)?;
             let mut r = rewards.try_readwrite().map_err(busy)?;
             let mut t = terminated.try_readwrite().map_err(busy)?;
@@ -222,6 +260,15 @@ impl PyVecEnv {
             Some(o) => o,
             None => py.None().into_bound(py),
         };
-        PyTuple::new(py, [obs, masks.into_any(), rewards.into_any(), terminated.into_any(), to_move.into_any()])
+        PyTuple::new(
+            py,
+            [
+                obs,
+                masks.into_any(),
+                rewards.into_any(),
+                terminated.into_any(),
+                to_move.into_any(),
+            ],
+        )
     }
 }

@@ -1,0 +1,141 @@
+//! What every runner (`arena`, `playouts`, `selfplay`, `VecEnv`) takes the
+//! same way, checked once before any game: agents in either spelling (spec
+//! text or a built-in agent object), the table settings (`players`, `seed`,
+//! `spirits`, `dragons`, `layout`, `rules`), the number of games and the
+//! threads (`../shared/API.md`, "Running many games").
+
+use pyo3::exceptions::{PyAttributeError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+
+use super::{cards_arg, layout_arg, setup_err, to_py_err, PyRules};
+use crate::agents::spec::AgentSpec;
+use crate::setup::Setup;
+use crate::state::Rules as CoreRules;
+
+/// An agent's spec text: the text itself, or a built-in agent's ``spec``
+/// (``MCTSAgent(iterations=50)`` → ``"mcts:iterations=50"``). An agent
+/// holding a Python evaluator has none: its ``spec`` raises, and so does this.
+#[pyfunction]
+pub(crate) fn agent_text(agent: &Bound<'_, PyAny>) -> PyResult<String> {
+    if let Ok(s) = agent.extract::<String>() {
+        return Ok(s);
+    }
+    let not_an_agent = || {
+        let kind = agent
+            .get_type()
+            .name()
+            .map(|n| n.to_string())
+            .unwrap_or_default();
+        PyTypeError::new_err(format!(
+            "an agent is a spec text (\"greedy\", \"mcts:time=1\") or a built-in agent of dragoncastle.agents; got a {kind}"
+        ))
+    };
+    match agent.getattr("spec") {
+        Ok(spec) => spec.extract::<String>().map_err(|_| not_an_agent()),
+        Err(e) if e.is_instance_of::<PyAttributeError>(agent.py()) => Err(not_an_agent()),
+        Err(e) => Err(e),
+    }
+}
+
+/// An agent in either spelling, parsed.
+pub(crate) fn agent_arg(agent: &Bound<'_, PyAny>) -> PyResult<AgentSpec> {
+    AgentSpec::parse(&agent_text(agent)?).map_err(setup_err)
+}
+
+/// The number of games of a run: at least one.
+pub(crate) fn games_arg(n_games: &Bound<'_, PyAny>) -> PyResult<usize> {
+    let bad = || {
+        PyValueError::new_err(format!(
+            "n_games must be a whole number >= 1; got {n_games}"
+        ))
+    };
+    if n_games.is_instance_of::<pyo3::types::PyBool>() {
+        return Err(bad());
+    }
+    n_games
+        .extract::<usize>()
+        .ok()
+        .filter(|&n| n >= 1)
+        .ok_or_else(bad)
+}
+
+/// A run's seed (game k is dealt from `seed + k`): an integer in 0..2**64.
+pub(crate) fn seed_arg(seed: &Bound<'_, PyAny>) -> PyResult<u64> {
+    if seed.is_instance_of::<pyo3::types::PyBool>() {
+        return Err(PyValueError::new_err(
+            "seed must be an integer in 0..2**64; got a bool",
+        ));
+    }
+    seed.extract::<u64>().map_err(|_| {
+        PyValueError::new_err(format!("seed must be an integer in 0..2**64; got {seed}"))
+    })
+}
+
+/// Game k of a run is dealt from seed `seed + k`: every seed must fit.
+pub(crate) fn check_seeds(seed: u64, n_games: usize) -> PyResult<()> {
+    match seed.checked_add(n_games as u64 - 1) {
+        Some(_) => Ok(()),
+        None => Err(PyValueError::new_err(format!(
+            "seed {seed} + {n_games} games goes past 2**64 - 1: games are dealt from seed + k"
+        ))),
+    }
+}
+
+/// Threads of a run: 1 to the search's bound; `None` takes every core.
+pub(crate) fn threads_arg(threads: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
+    let max = crate::search::MAX_THREADS;
+    match threads.filter(|t| !t.is_none()) {
+        None => Ok(std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+            .min(max)),
+        Some(t) if t.is_instance_of::<pyo3::types::PyBool>() => Err(PyValueError::new_err(
+            format!("threads must be 1 to {max}; got a bool"),
+        )),
+        Some(t) => t
+            .extract::<usize>()
+            .ok()
+            .filter(|n| (1..=max).contains(n))
+            .ok_or_else(|| PyValueError::new_err(format!("threads must be 1 to {max}; got {t}"))),
+    }
+}
+
+/// The table of game 0 of a run: players, seed, cards, layout and rules.
+pub(crate) fn table(
+    players: usize,
+    seed: u64,
+    spirits: Option<&Bound<'_, PyAny>>,
+    dragons: Option<&Bound<'_, PyAny>>,
+    layout: Option<&Bound<'_, PyAny>>,
+    rules: Option<PyRules>,
+) -> PyResult<Setup> {
+    crate::setup::check_players(players as i64).map_err(to_py_err)?;
+    let rules = rules.map(CoreRules::from).unwrap_or_default();
+    let setup = Setup::new(players, seed)
+        .with_rules(rules)
+        .with_cards(cards_arg("Spirit", spirits)?, cards_arg("Dragon", dragons)?);
+    Ok(Setup {
+        layout: layout_arg(layout)?,
+        ..setup
+    })
+}
+
+/// The checks of a run's size, seed and threads, for runners that do not
+/// start in Rust (the arena over Ray): the same errors as every runner's.
+#[pyfunction]
+#[pyo3(signature = (n_games, seed = 0, threads = None))]
+pub(crate) fn check_run(
+    n_games: &Bound<'_, PyAny>,
+    #[pyo3(from_py_with = seed_arg)] seed: u64,
+    threads: Option<&Bound<'_, PyAny>>,
+) -> PyResult<()> {
+    check_seeds(seed, games_arg(n_games)?)?;
+    threads_arg(threads).map(|_| ())
+}
+
+/// Every agent can play this table (a network made for solo refuses rivals).
+pub(crate) fn check_seats(agents: &[AgentSpec], players: usize) -> PyResult<()> {
+    agents
+        .iter()
+        .try_for_each(|a| a.check_players(players).map_err(PyValueError::new_err))
+}

@@ -1,0 +1,186 @@
+"""One agent, every runner (issue 38; ``API.md``, "Agents" and "Running many
+games"): each runner takes an agent as an object or as its spec text, the
+same table keywords, and refuses bad input with the same errors before any
+game is played."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import dragoncastle as dc
+from dragoncastle.agents import (DragonOfIngenuity, GreedyAgent, MCTSAgent, PlannerAgent, RandomAgent,
+                                 from_spec)
+
+QUICK = "mcts:iterations=12,rollout=random"
+# The shipped network was trained on solo games: with rivals it must be refused.
+SOLO_NET = "mcts:iterations=5,model=builtin"
+
+
+def untimed(result: dc.ArenaResult) -> list[dict]:
+    return result.untimed_games()
+
+
+def test_every_runner_takes_an_agent_object_or_its_spec_alike():
+    quick = from_spec(QUICK)
+    assert isinstance(quick, MCTSAgent) and quick.spec == QUICK
+    for a, b in [(RandomAgent(), "random"), (GreedyAgent(), "greedy"), (quick, QUICK)]:
+        assert all((x == y).all() for x, y in zip(dc.playouts(a, 3, players=2, seed=4, threads=1),
+                                                  dc.playouts(b, 3, players=2, seed=4, threads=1)))
+    objects = dc.arena([quick, GreedyAgent()], 2, seed=1, threads=1)
+    texts = dc.arena([QUICK, "greedy"], 2, seed=1, threads=1)
+    assert objects.agents == texts.agents == [QUICK, "greedy"]
+    assert untimed(objects) == untimed(texts)
+    mine, spelled = dc.selfplay(quick, 2, seed=3, threads=1), dc.selfplay(QUICK, 2, seed=3, threads=1)
+    assert mine.keys() == spelled.keys()
+    assert all(np.array_equal(mine[k], spelled[k], equal_nan=True) for k in mine)
+    ladder_objects = dc.ladder([RandomAgent(), GreedyAgent(), DragonOfIngenuity()], 2, seed=1, threads=1)
+    ladder_texts = dc.ladder(["random", "greedy", "dragon"], 2, seed=1, threads=1)
+    assert ladder_objects.table() == ladder_texts.table()
+    envs = [dc.VecEnv(2, players=2, seed=5, opponents=o) for o in (GreedyAgent(), "greedy")]
+    first = [e.reset()[0].copy() for e in envs]
+    assert (first[0] == first[1]).all()
+    for _ in range(20):
+        actions = envs[0].sample()
+        a, b = envs[0].step(actions), envs[1].step(actions)
+        assert all((x == y).all() for x, y in zip(a, b))
+
+
+def test_every_runner_takes_the_same_table_keywords():
+    table = dict(seed=7, threads=1, spirits=1, dragons=1, layout="standard-2p", rules=dc.Rules())
+    scores, _, _ = dc.playouts("greedy", 2, players=2, **table)
+    assert scores.shape == (2, 2)
+    assert len(dc.arena(["greedy", "greedy"], 2, **table).games) == 2
+    with pytest.raises(ValueError, match="unknown layout"):
+        dc.arena(["greedy", "greedy"], 2, layout="nowhere")
+    assert dc.selfplay(QUICK, 1, players=2, **table)["returns"].shape[1] == 2
+    assert dc.ladder(["greedy", "random"], 1, players=2, **table).table()
+    env = dc.VecEnv(1, players=2, opponents="greedy", **{k: v for k, v in table.items() if k != "threads"})
+    assert env.reset()[1].any()
+
+
+RUNNERS = {
+    "playouts": lambda n=1, **kw: dc.playouts("random", n, **kw),
+    "arena": lambda n=1, **kw: dc.arena(["random", "random"], n, **kw),
+    "selfplay": lambda n=1, **kw: dc.selfplay(QUICK, n, **kw),
+}
+
+
+@pytest.mark.parametrize("name", sorted(RUNNERS))
+def test_every_runner_checks_games_seeds_and_threads_alike(name):
+    run = RUNNERS[name]
+    for n in (0, -1, True, 1.5, "2"):
+        with pytest.raises(ValueError, match=r"^n_games must be a whole number >= 1"):
+            run(n)
+    for seed in (-1, 2**64, True, "x"):
+        with pytest.raises(ValueError, match=r"^seed must be an integer in 0\.\.2\*\*64"):
+            run(seed=seed)
+    with pytest.raises(ValueError, match=r"goes past 2\*\*64 - 1"):
+        run(2, seed=2**64 - 1)
+    for threads in (0, 10**6, True):
+        with pytest.raises(ValueError, match=r"^threads must be 1 to \d+"):
+            run(threads=threads)
+
+
+def test_a_solo_network_with_rivals_is_refused_by_every_runner_before_any_game():
+    message = "trained for solo games; this game has 2 players"
+    calls = [
+        lambda: dc.playouts(SOLO_NET, 10**6, players=2),
+        lambda: dc.arena([SOLO_NET, "greedy"], 10**6),
+        lambda: dc.selfplay(SOLO_NET, 10**6, players=2),
+        lambda: dc.ladder([SOLO_NET, "greedy"], 10**6),
+        lambda: dc.VecEnv(2, players=2, opponents=SOLO_NET),
+        lambda: dc.arena([from_spec(SOLO_NET), "greedy"], 10**6),
+    ]
+    for call in calls:
+        # A million games would take hours: the error must come first.
+        with pytest.raises(ValueError, match=message):
+            call()
+
+
+def test_what_is_not_an_agent_is_refused_clearly():
+    with pytest.raises(TypeError, match="an agent is a spec text"):
+        dc.playouts(42, 1)
+    with pytest.raises(TypeError, match="an agent is a spec text"):
+        dc.arena([object(), "greedy"], 1)
+
+    def uniform(observations, masks):
+        return np.ones(masks.shape, np.float32), np.zeros((len(masks), 2), np.float32)
+
+    with pytest.raises(ValueError, match="holding a Python evaluator has no spec"):
+        dc.arena([MCTSAgent(iterations=5, evaluator=uniform), "greedy"], 1)
+    with pytest.raises(ValueError, match="needs an MCTS agent"):
+        dc.selfplay("greedy", 1)
+
+
+def test_duplicate_keys_and_two_names_for_one_setting_are_refused():
+    for spec in ("mcts:iterations=10,iterations=20", "mcts:time=0.01,time_limit=5", "plan:tau=1,temperature=2",
+                 "mcts:c=0.3,exploration=0.4"):
+        with pytest.raises(ValueError, match="given twice|name one setting"):
+            from_spec(spec)
+        with pytest.raises(ValueError, match="given twice|name one setting"):
+            dc.playouts(spec, 1, players=1)
+
+
+MCTS_SETTINGS = st.fixed_dictionaries({}, optional={
+    "iterations": st.integers(1, 10**6),
+    "time_limit": st.sampled_from([0.01, 0.5, 1.0, 2.5]),
+    "threads": st.integers(1, 8),
+    "exploration": st.floats(0.01, 5, allow_nan=False),
+    "reward": st.sampled_from(["win", "margin"]),
+    "rollout": st.sampled_from(["tuned", "greedy", "random"]),
+    "epsilon": st.sampled_from([0.0, 0.1, 0.25]),
+    "rollout_depth": st.integers(1, 200),
+    "reuse_tree": st.booleans(),
+    "reuse_weight": st.sampled_from([0.1, 0.2, 1.0]),
+    "determinize": st.booleans(),
+    "max_nodes": st.integers(1024, 10**7),
+    "widening": st.sampled_from([None, 0.5, 1.0, 2.0]),
+    "noise": st.tuples(st.sampled_from([0.03, 0.3]), st.sampled_from([0.25, 0.5])),
+    "temperature": st.sampled_from([0.0, 0.5, 1.0]),
+})
+
+PLAN_SETTINGS = st.fixed_dictionaries({}, optional={
+    "time_limit": st.sampled_from([0.1, 1.0, 3.0]),
+    "playouts": st.integers(1, 10**7),
+    "threads": st.integers(1, 8),
+    "level": st.integers(1, 3),
+    "iterations": st.integers(1, 200),
+    "alpha": st.sampled_from([0.5, 1.0]),
+    "temperature": st.sampled_from([0.1, 0.25, float("inf")]),
+    "aggregate": st.sampled_from(["mean", "vote", "best"]),
+    "warm": st.booleans(),
+    "keep": st.booleans(),
+    "prune": st.booleans(),
+    "oracle": st.booleans(),
+})
+
+
+@settings(max_examples=150, deadline=None)
+@given(MCTS_SETTINGS)
+def test_an_mcts_agent_and_its_spec_round_trip(kw):
+    agent = MCTSAgent(**kw)
+    again = from_spec(agent.spec)
+    assert again == agent
+    # Random rollouts have no epsilon (the greedy step it mixes in): it reads back as 0.
+    if not (kw.get("rollout") == "random" and kw.get("epsilon")):
+        assert again.spec == agent.spec
+    assert dc._core.agent_spec(agent.spec) == dc._core.agent_spec(again.spec)
+
+
+@settings(max_examples=100, deadline=None)
+@given(PLAN_SETTINGS)
+def test_a_planner_and_its_spec_round_trip(kw):
+    agent = PlannerAgent(**kw)
+    again = from_spec(agent.spec)
+    assert again == agent and again.spec == agent.spec
+
+
+def test_agents_differ_when_a_setting_differs():
+    assert MCTSAgent(iterations=10) != MCTSAgent(iterations=11)
+    assert MCTSAgent(iterations=10) == from_spec("mcts:iterations=10")
+    assert MCTSAgent(iterations=10, noise=(0.3, 0.25)) != MCTSAgent(iterations=10)
+    assert from_spec("mcts:iterations=10,noise=0.3/0.25,temperature=1") == MCTSAgent(
+        iterations=10, noise=(0.3, 0.25), temperature=1.0)
