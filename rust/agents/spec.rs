@@ -254,9 +254,7 @@ pub fn load_model(name: &str) -> Result<Network, String> {
     if name == "builtin" {
         return crate::eval::network::builtin();
     }
-    let bytes = std::fs::read(name).map_err(|e| format!("cannot read the model {name:?}: {e}"))?;
-    let net = Network::from_bytes(&bytes).map_err(|e| format!("model {name:?}: {e}"))?;
-    Ok(Network { source: name.to_string(), ..net })
+    Network::load(name)
 }
 
 /// The generator of decision `decision` of the agent in `seat` of the game
