@@ -23,7 +23,7 @@ use crate::eval::network::{Network, NetworkEval};
 use crate::eval::{LeafEval, Reward, Rollout, RolloutEval};
 use crate::rng::{stream, SplitMix64};
 use crate::plan::{pimc, Nested};
-use crate::search::{self, Config, DEFAULT_ITERATIONS};
+use crate::search::{self, Config, EvalError, DEFAULT_ITERATIONS};
 use crate::state::State;
 
 /// A built-in agent and its parameters, written `name` or `name:key=value,...`
@@ -265,24 +265,23 @@ pub fn decision_rng(game_seed: u64, seat: usize, decision: u32) -> SplitMix64 {
 
 /// One decision of `spec` for the seat to move, without tree reuse (for
 /// callers that keep no per-seat memory); a search is abandoned when `stop`
-/// is set.
+/// is set. An error is a network's that stopped the search.
 pub fn agent_action_until(
     spec: &AgentSpec,
     s: &State,
     rng: &mut SplitMix64,
     buf: &mut ActionList,
     stop: Option<&AtomicBool>,
-) -> Option<Action> {
-    match spec {
+) -> Result<Option<Action>, EvalError> {
+    Ok(match spec {
         AgentSpec::Random => random_action(s, rng, buf),
         AgentSpec::Greedy => greedy_action(s, rng),
         AgentSpec::Dragon => s.dragon_action(),
         AgentSpec::Plan { config } => plan_action(config, s, rng, &mut pimc::Memory::default(), stop).best,
         AgentSpec::Mcts { config, eval, exploration, .. } => {
-            // Built-in evaluators never fail, so a search always has a result.
-            search::search_until(s, &decision_config(config, eval, *exploration, s, rng), eval, None, stop).ok().and_then(|r| r.0.best)
+            search::search_until(s, &decision_config(config, eval, *exploration, s, rng), eval, None, stop)?.0.best
         }
-    }
+    })
 }
 
 /// One decision of the planner for the seat to move of `s` (a solo game),

@@ -468,6 +468,20 @@ impl NetworkEval {
     }
 }
 
+impl NetworkEval {
+    /// Finite weights can still overflow to an infinite or NaN output, which
+    /// the search cannot rank moves by (its values would be NaN, its root
+    /// empty): such an answer stops the search, naming the network.
+    fn finite(&self, values: &[f32], logits: &[f32]) -> Result<(), EvalError> {
+        let bad = |what: &str, x: f32| EvalError(format!("the network {:?} gave {what} {x}: its weights overflow on this position", self.net.source));
+        match (values.iter().find(|x| !x.is_finite()), logits.iter().find(|x| !x.is_finite())) {
+            (Some(&x), _) => Err(bad("the value", x)),
+            (None, Some(&x)) => Err(bad("the prior logit", x)),
+            (None, None) => Ok(()),
+        }
+    }
+}
+
 impl Evaluator<State> for NetworkEval {
     fn gives_priors(&self) -> bool {
         self.priors
@@ -491,6 +505,7 @@ impl Evaluator<State> for NetworkEval {
                 s.compact_observation(mover, &mut obs);
                 s.legal_actions_into(&mut legal);
                 self.net.forward(&obs, &legal, &mut raw, &mut logits[..legal.len()]);
+                self.finite(&raw[..s.players()], &logits[..legal.len()])?;
                 Network::seat_values(&raw, s.players(), mover, v);
                 let top = logits[..legal.len()].iter().copied().fold(f32::NEG_INFINITY, f32::max);
                 let row = &mut priors[i * NUM_ACTIONS..(i + 1) * NUM_ACTIONS];
@@ -510,6 +525,7 @@ impl Evaluator<State> for NetworkEval {
                 s.compact_observation(mover, &mut obs);
                 legal.clear();
                 self.net.forward(&obs, &legal, &mut raw, &mut logits[..0]);
+                self.finite(&raw[..s.players()], &[])?;
                 Network::seat_values(&raw, s.players(), mover, v);
             }
             if self.rollout_weight > 0.0 {
@@ -658,6 +674,49 @@ mod tests {
         let (vm, end_state) = value(&mixed, 3);
         assert!(end_state.is_over());
         assert!((vm - (0.5 * v4 + 0.5 * end_state.returns()[0])).abs() < 1e-9);
+    }
+
+    /// Finite weights whose outputs overflow to infinity (and NaN after the softmax).
+    fn overflowing_network() -> Arc<Network> {
+        let header = Header::new(8, 4, serde_json::json!({"command": "test"}));
+        let arrays = Network::shapes(&header).iter().map(|(r, c)| vec![1e30; r * c]).collect();
+        Arc::new(Network { source: "huge.dcnet".into(), ..Network::from_arrays(header, arrays).unwrap() })
+    }
+
+    #[test]
+    fn a_network_that_overflows_stops_every_runner() {
+        let net = overflowing_network();
+        let cfg = crate::search::Config { iterations: Some(50), exploration: 1.0, ..Default::default() };
+        for (priors, cutoff) in [(true, None), (false, None), (false, Some(2))] {
+            let eval = NetworkEval { net: net.clone(), rollout: RolloutEval::default(), rollout_weight: 0.0, priors, cutoff };
+            for players in [1, 2] {
+                let s = crate::setup::Setup::new(players, 3).state().unwrap();
+                let e = crate::search::search(&s, &cfg, &eval).unwrap_err();
+                assert!(e.0.contains("\"huge.dcnet\"") && e.0.contains("inf"), "{}", e.0);
+            }
+        }
+        let spec = crate::arena::AgentSpec::Mcts {
+            config: cfg,
+            eval: crate::eval::LeafEval::Network(NetworkEval::new(net, RolloutEval::default(), None, None, None)),
+            reuse: true,
+            exploration: None,
+        };
+        let (stop, done) = (std::sync::atomic::AtomicBool::new(false), std::sync::atomic::AtomicUsize::new(0));
+        let setup = crate::setup::Setup::new(2, 1);
+        let arena = crate::arena::run(&[spec.clone(), crate::arena::AgentSpec::Greedy], 3, &setup, 2, &done, &stop, 0);
+        assert!(matches!(arena, Err(crate::error::Error::Eval(ref m)) if m.contains("huge.dcnet")), "{arena:?}");
+        let mut out = vec![Default::default(); 3];
+        let batch = crate::batch::playouts(&setup, &spec, 2, &mut out, &stop);
+        assert!(matches!(batch, Err(crate::error::Error::Eval(_))), "{batch:?}");
+        let selfplay = crate::selfplay::run(&setup, 2, &cfg, |_| 1.0, &spec_eval(&spec), 1, &done, &stop, None).unwrap();
+        assert!(selfplay.is_err());
+    }
+
+    fn spec_eval(spec: &crate::arena::AgentSpec) -> crate::eval::LeafEval {
+        match spec {
+            crate::arena::AgentSpec::Mcts { eval, .. } => eval.clone(),
+            _ => unreachable!(),
+        }
     }
 
     #[test]
