@@ -44,7 +44,7 @@ fn main() {
         if cards {
             setup = setup.with_cards(Cards::Draw(1), Cards::Draw(1));
         }
-        let g = play_game(std::slice::from_ref(&agent), &setup, &stop);
+        let g = play_game(std::slice::from_ref(&agent), &setup, &stop).unwrap_or_else(|e| panic!("{spec}: {}", e.0));
         let line = serde_json::json!({
             "spec": spec, "seed": seed, "cards": cards, "score": g.scores[0],
             "decisions": g.decisions[0], "seconds": g.seconds[0],

@@ -7,6 +7,7 @@
 //! which thread plays it, or on how a run is split into shards.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
 use std::time::Instant;
 
 use crate::action::{Action, ActionList};
@@ -14,7 +15,7 @@ use crate::agents::spec::{agent_action_until, decision_config, decision_rng, pla
 use crate::plan::pimc;
 pub use crate::agents::spec::AgentSpec;
 use crate::error::Error;
-use crate::search::{self, MoveStats, SearchResult, Tree, MAX_THREADS};
+use crate::search::{self, EvalError, MoveStats, SearchResult, Tree, MAX_THREADS};
 use crate::setup::Setup;
 use crate::state::MAX_PLAYERS;
 
@@ -65,8 +66,8 @@ impl DecisionStats {
 
 /// Play one game: `agents.len()` players (1 is solo against the Dragon of
 /// Ingenuity). When `stop` becomes true the game is abandoned (and returned
-/// unfinished).
-pub fn play_game(agents: &[AgentSpec], setup: &Setup, stop: &AtomicBool) -> ArenaGame {
+/// unfinished). An error is a network's that stopped a search.
+pub fn play_game(agents: &[AgentSpec], setup: &Setup, stop: &AtomicBool) -> Result<ArenaGame, EvalError> {
     play_game_recording(agents, setup, stop, 0)
 }
 
@@ -74,10 +75,10 @@ pub fn play_game(agents: &[AgentSpec], setup: &Setup, stop: &AtomicBool) -> Aren
 /// search decision in [`ArenaGame::search`] (none when 0). Recording reads
 /// the search's result after the decision is timed and changes no draw, so
 /// the game is the same either way.
-pub fn play_game_recording(agents: &[AgentSpec], setup: &Setup, stop: &AtomicBool, top_moves: usize) -> ArenaGame {
+pub fn play_game_recording(agents: &[AgentSpec], setup: &Setup, stop: &AtomicBool, top_moves: usize) -> Result<ArenaGame, EvalError> {
     let n = agents.len();
     let game_seed = setup.seed;
-    let Ok(mut s) = (Setup { players: n, ..setup.clone() }).state() else { return ArenaGame::default() };
+    let Ok(mut s) = (Setup { players: n, ..setup.clone() }).state() else { return Ok(ArenaGame::default()) };
     let mut out = ArenaGame { seed: game_seed, ..ArenaGame::default() };
     for seat in 0..n {
         out.agent_of_seat[seat] = ((seat as u64 + game_seed % n as u64) % n as u64) as u8;
@@ -95,18 +96,14 @@ pub fn play_game_recording(agents: &[AgentSpec], setup: &Setup, stop: &AtomicBoo
                 let cfg = decision_config(config, eval, *exploration, &s, &mut rng);
                 // Tree reuse: re-root the seat's last tree along the moves played since.
                 let old = if *reuse { trees[seat].take().and_then(|(mut t, from)| t.advance(&out.actions[from..]).then_some(t)) } else { None };
-                match search::search_until(&s, &cfg, eval, old, Some(stop)) {
-                    Ok((r, tree)) => {
-                        if *reuse {
-                            trees[seat] = tree.map(|t| (t, out.actions.len()));
-                        }
-                        (r.best, Some(r))
-                    }
-                    Err(_) => (None, None),
+                let (r, tree) = search::search_until(&s, &cfg, eval, old, Some(stop))?;
+                if *reuse {
+                    trees[seat] = tree.map(|t| (t, out.actions.len()));
                 }
+                (r.best, Some(r))
             }
             AgentSpec::Plan { config } => (plan_action(config, &s, &mut rng, &mut plans[seat], Some(stop)).best, None),
-            _ => (agent_action_until(agent, &s, &mut rng, &mut buf, Some(stop)), None),
+            _ => (agent_action_until(agent, &s, &mut rng, &mut buf, Some(stop))?, None),
         };
         out.seconds[seat] += start.elapsed().as_secs_f64();
         out.decisions[seat] += 1;
@@ -118,12 +115,13 @@ pub fn play_game_recording(agents: &[AgentSpec], setup: &Setup, stop: &AtomicBoo
         out.actions.push(a);
     }
     (out.scores, out.winners) = s.final_scores();
-    out
+    Ok(out)
 }
 
 /// Play `games` games between `agents` (1 to 4; one agent is a solo game) on
 /// `threads` threads. `done` counts finished games as they end; setting `stop`
-/// ends the run early (unfinished games are then missing from the result).
+/// ends the run early (unfinished games are then missing from the result); so
+/// does a network that stops a search, whose error is returned.
 /// Game `k` is `setup` (its players set to `agents.len()`) dealt, and its
 /// cards drawn, from seed `setup.seed + k`.
 /// With `top_moves` > 0 every search decision keeps its most visited root
@@ -157,6 +155,8 @@ pub fn run(
     }
     let setup = Setup { layout: Some(setup.layout()), ..setup };
     let next = AtomicUsize::new(0);
+    let failed: Mutex<Option<EvalError>> = Mutex::new(None);
+    let quit = || stop.load(Ordering::Relaxed) || failed.lock().map(|f| f.is_some()).unwrap_or(true);
     let threads = threads.min(games.max(1));
     // Each thread keeps its own games (nothing is allocated up front for the
     // whole run); they are put back in game order at the end.
@@ -166,7 +166,7 @@ pub fn run(
                 scope.spawn(|| {
                     let mut mine = Vec::new();
                     loop {
-                        if stop.load(Ordering::Relaxed) {
+                        if quit() {
                             return mine;
                         }
                         // Games are handed out one at a time so long MCTS games balance out.
@@ -174,7 +174,15 @@ pub fn run(
                         if k >= games {
                             return mine;
                         }
-                        let g = play_game_recording(agents, &setup.reseeded(seed + k as u64), stop, top_moves);
+                        let g = match play_game_recording(agents, &setup.reseeded(seed + k as u64), stop, top_moves) {
+                            Ok(g) => g,
+                            Err(e) => {
+                                if let Ok(mut f) = failed.lock() {
+                                    f.get_or_insert(e);
+                                }
+                                return mine;
+                            }
+                        };
                         if stop.load(Ordering::Relaxed) {
                             return mine; // the game may be unfinished: leave it out
                         }
@@ -187,6 +195,9 @@ pub fn run(
         // A panic in a worker is a bug: pass it on (the bindings turn it into an exception).
         handles.into_iter().flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect()
     });
+    if let Some(e) = failed.into_inner().ok().flatten() {
+        return Err(e.into());
+    }
     played.sort_unstable_by_key(|(k, _)| *k);
     Ok(played.into_iter().map(|(_, g)| g).collect())
 }

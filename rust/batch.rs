@@ -6,12 +6,14 @@
 //! on the number of threads.
 
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
 
 use crate::agents::spec::AgentSpec;
 use crate::arena::play_game;
 use crate::agents::{greedy_action, random_playout};
 use crate::error::Error;
 use crate::rng::{stream, SplitMix64};
+use crate::search::EvalError;
 use crate::setup::Setup;
 use crate::state::MAX_PLAYERS;
 
@@ -26,16 +28,17 @@ pub struct Outcome {
     pub decisions: u32,
 }
 
-/// Play the game of `setup` to the end with `policy` in every seat.
-pub fn play_one(setup: &Setup, policy: &AgentSpec, stop: &AtomicBool) -> Outcome {
+/// Play the game of `setup` to the end with `policy` in every seat. An error
+/// is a network's that stopped a search.
+pub fn play_one(setup: &Setup, policy: &AgentSpec, stop: &AtomicBool) -> Result<Outcome, EvalError> {
     let players = setup.players;
     if policy.searches() {
-        let g = play_game(&vec![policy.clone(); players], setup, stop);
-        return Outcome { scores: g.scores, winners: g.winners, decisions: g.decisions.iter().sum() };
+        let g = play_game(&vec![policy.clone(); players], setup, stop)?;
+        return Ok(Outcome { scores: g.scores, winners: g.winners, decisions: g.decisions.iter().sum() });
     }
     let game_seed = setup.seed;
     // The setup was validated by the caller, so this cannot fail.
-    let Ok(mut s) = setup.state() else { return Outcome::default() };
+    let Ok(mut s) = setup.state() else { return Ok(Outcome::default()) };
     let mut rng = SplitMix64::stream(game_seed, stream::PLAYOUT);
     let mut decisions = 0;
     if *policy == AgentSpec::Random {
@@ -52,12 +55,13 @@ pub fn play_one(setup: &Setup, policy: &AgentSpec, stop: &AtomicBool) -> Outcome
         decisions += 1;
     }
     let (scores, winners) = s.final_scores();
-    Outcome { scores, winners, decisions }
+    Ok(Outcome { scores, winners, decisions })
 }
 
 /// Play `out.len()` games on `threads` threads: game `k` is `setup` dealt
 /// (and its cards drawn) from seed `setup.seed + k`. Setting `stop` ends the
-/// run after the games in hand (the rest of `out` is then left as it was).
+/// run after the games in hand (the rest of `out` is then left as it was); so
+/// does a network that stops a search, whose error is returned.
 pub fn playouts(setup: &Setup, policy: &AgentSpec, threads: usize, out: &mut [Outcome], stop: &AtomicBool) -> Result<(), Error> {
     setup.validate()?;
     if setup.deal.is_some() {
@@ -67,23 +71,36 @@ pub fn playouts(setup: &Setup, policy: &AgentSpec, threads: usize, out: &mut [Ou
     let setup = Setup { layout: Some(setup.layout()), ..setup.clone() };
     let threads = threads.max(1);
     let chunk = out.len().div_ceil(threads).max(1);
+    let failed: Mutex<Option<EvalError>> = Mutex::new(None);
+    let quit = || stop.load(Ordering::Relaxed) || failed.lock().map(|f| f.is_some()).unwrap_or(true);
     std::thread::scope(|scope| {
         for (t, part) in out.chunks_mut(chunk).enumerate() {
-            let setup = &setup;
+            let (setup, failed, quit) = (&setup, &failed, &quit);
             scope.spawn(move || {
                 let mut game = setup.clone();
                 for (i, o) in part.iter_mut().enumerate() {
-                    if stop.load(Ordering::Relaxed) {
+                    if quit() {
                         return;
                     }
                     let k = (t * chunk + i) as u64;
                     game.seed = setup.seed.wrapping_add(k);
-                    *o = play_one(&game, policy, stop);
+                    match play_one(&game, policy, stop) {
+                        Ok(outcome) => *o = outcome,
+                        Err(e) => {
+                            if let Ok(mut f) = failed.lock() {
+                                f.get_or_insert(e);
+                            }
+                            return;
+                        }
+                    }
                 }
             });
         }
     });
-    Ok(())
+    match failed.into_inner().ok().flatten() {
+        Some(e) => Err(e.into()),
+        None => Ok(()),
+    }
 }
 
 #[cfg(test)]

@@ -20,12 +20,20 @@ pub enum Error {
     },
     /// A game that cannot be set up: bad deal, layout, player count, seat, space.
     Setup(String),
+    /// A search's evaluator stopped it: a network whose output overflowed.
+    Eval(String),
+}
+
+impl From<crate::search::EvalError> for Error {
+    fn from(e: crate::search::EvalError) -> Error {
+        Error::Eval(e.0)
+    }
 }
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Error::Parse(m) | Error::Setup(m) => f.write_str(m),
+            Error::Parse(m) | Error::Setup(m) | Error::Eval(m) => f.write_str(m),
             Error::Illegal { action, phase, reason } => {
                 write!(f, "illegal action {action:?} in phase {phase}: {reason}")
             }

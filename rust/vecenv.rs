@@ -15,6 +15,7 @@ use crate::agents::random_action;
 use crate::agents::spec::{agent_action_until, decision_rng, AgentSpec};
 use crate::error::Error;
 use crate::rng::{stream, SplitMix64};
+use crate::search::EvalError;
 use crate::setup::Setup;
 use crate::state::observe::{COMPACT_OBSERVATION_SIZE, OBSERVATION_SIZE};
 use crate::state::{State, MAX_PLAYERS};
@@ -225,7 +226,7 @@ impl VecEnv {
         for i in 0..n {
             self.slots[i] = self.deal_n(i, 0, n)?;
         }
-        self.write_all(out, None, stop, true);
+        self.write_all(out, None, stop, true)?;
         self.ready = true;
         Ok(())
     }
@@ -238,19 +239,21 @@ impl VecEnv {
         Ok(Slot { state, game_seed, episode, opponent_decisions: [0; MAX_PLAYERS], scores: [0; MAX_PLAYERS] })
     }
 
-    fn play_opponents(&self, slot: &mut Slot, stop: Option<&AtomicBool>) {
-        let (Some(learner), Some(spec)) = (self.learner, self.opponent.as_ref()) else { return };
+    /// An error is a network's that stopped an opponent's search.
+    fn play_opponents(&self, slot: &mut Slot, stop: Option<&AtomicBool>) -> Result<(), EvalError> {
+        let (Some(learner), Some(spec)) = (self.learner, self.opponent.as_ref()) else { return Ok(()) };
         let mut buf = ActionList::default();
         while !slot.state.is_over() && slot.state.current_player() != learner {
             if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
-                return; // the caller rolls the whole step back
+                return Ok(()); // the caller rolls the whole step back
             }
             let seat = slot.state.current_player();
             let mut rng = decision_rng(slot.game_seed, seat, slot.opponent_decisions[seat]);
             slot.opponent_decisions[seat] += 1;
-            let Some(a) = agent_action_until(spec, &slot.state, &mut rng, &mut buf, stop) else { break };
+            let Some(a) = agent_action_until(spec, &slot.state, &mut rng, &mut buf, stop)? else { break };
             slot.state.apply_unchecked(a);
         }
+        Ok(())
     }
 
     /// Whether a step (or, with `reset`, a reset) may take long enough that
@@ -269,10 +272,11 @@ impl VecEnv {
     }
 
     /// Put the games back as they were at `snapshot`, and write the arrays
-    /// for them (rewards and terminated flags zero: nothing was played).
-    pub fn restore(&mut self, snapshot: Snapshot, out: Outputs<'_>) {
+    /// for them (rewards and terminated flags zero: nothing was played; no
+    /// opponent plays either, so no error comes of it in practice).
+    pub fn restore(&mut self, snapshot: Snapshot, out: Outputs<'_>) -> Result<(), Error> {
         self.slots = snapshot.0;
-        self.write_all(out, None, None, false);
+        self.write_all(out, None, None, false)
     }
 
     /// Apply one action per game (`actions[i]`, an action id), let the
@@ -302,13 +306,14 @@ impl VecEnv {
             }
             parsed.push(a);
         }
-        self.write_all(out, Some(&parsed), stop, false);
-        Ok(())
+        self.write_all(out, Some(&parsed), stop, false)
     }
 
     /// With `actions`, step every game first; then write each game's rows.
-    /// `settle`: let the opponents play up to the learner's turn first (fresh deals).
-    fn write_all(&mut self, out: Outputs<'_>, actions: Option<&[Action]>, stop: Option<&AtomicBool>, settle: bool) {
+    /// `settle`: let the opponents play up to the learner's turn first (fresh
+    /// deals). After an error (an opponent's network) the caller restores a
+    /// [`Snapshot`], as after a stop.
+    fn write_all(&mut self, out: Outputs<'_>, actions: Option<&[Action]>, stop: Option<&AtomicBool>, settle: bool) -> Result<(), Error> {
         let n = self.slots.len();
         let players = self.players();
         let obs_size = self.observation.size();
@@ -342,29 +347,29 @@ impl VecEnv {
                 (k, s, m, r, t, w, c, f)
             })
             .collect();
-        me.pool.install(|| {
-            jobs.into_par_iter().for_each(|(k, slots, masks, rewards, terminated, to_move, mut compact, mut tensor)| {
+        let played = me.pool.install(|| {
+            jobs.into_par_iter().try_for_each(|(k, slots, masks, rewards, terminated, to_move, mut compact, mut tensor)| {
                 let mut buf = ActionList::default();
                 for (j, slot) in slots.iter_mut().enumerate() {
                     if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
-                        return;
+                        return Ok(());
                     }
                     let i = k * chunk + j;
                     let reward = &mut rewards[j * players..(j + 1) * players];
                     reward.fill(0.0);
                     terminated[j] = false;
                     if settle {
-                        me.play_opponents(slot, stop);
+                        me.play_opponents(slot, stop)?;
                     }
                     if let Some(actions) = actions {
                         slot.state.apply_unchecked(actions[i]);
-                        me.play_opponents(slot, stop);
+                        me.play_opponents(slot, stop)?;
                         me.rewards(slot, reward);
                         if slot.state.is_over() {
                             terminated[j] = true;
                             // The setup was validated: dealing again cannot fail.
                             if let Ok(mut next) = me.deal_n(i, slot.episode + 1, n) {
-                                me.play_opponents(&mut next, stop);
+                                me.play_opponents(&mut next, stop)?;
                                 *slot = next;
                             }
                         }
@@ -386,9 +391,11 @@ impl VecEnv {
                         s.observation_tensor(observer, &mut o[j * obs_size..(j + 1) * obs_size]);
                     }
                 }
+                Ok(())
             })
         });
         self.slots = slots;
+        played.map_err(|e: EvalError| e.into())
     }
 
     fn rewards(&self, slot: &mut Slot, out: &mut [f32]) {

@@ -23,7 +23,7 @@ use crate::eval::network::{Network, NetworkEval};
 use crate::eval::{LeafEval, Reward, Rollout, RolloutEval};
 use crate::plan::{pimc, Nested};
 use crate::rng::{stream, SplitMix64};
-use crate::search::{self, Config, DEFAULT_ITERATIONS};
+use crate::search::{self, Config, EvalError, DEFAULT_ITERATIONS};
 use crate::state::State;
 
 /// A built-in agent and its parameters, written `name` or `name:key=value,...`
@@ -322,12 +322,7 @@ pub fn load_model(name: &str) -> Result<Network, String> {
     if name == "builtin" {
         return crate::eval::network::builtin();
     }
-    let bytes = std::fs::read(name).map_err(|e| format!("cannot read the model {name:?}: {e}"))?;
-    let net = Network::from_bytes(&bytes).map_err(|e| format!("model {name:?}: {e}"))?;
-    Ok(Network {
-        source: name.to_string(),
-        ..net
-    })
+    Network::load(name)
 }
 
 /// The generator of decision `decision` of the agent in `seat` of the game
@@ -344,39 +339,23 @@ pub fn decision_rng(game_seed: u64, seat: usize, decision: u32) -> SplitMix64 {
 
 /// One decision of `spec` for the seat to move, without tree reuse (for
 /// callers that keep no per-seat memory); a search is abandoned when `stop`
-/// is set.
+/// is set. An error is a network's that stopped the search.
 pub fn agent_action_until(
     spec: &AgentSpec,
     s: &State,
     rng: &mut SplitMix64,
     buf: &mut ActionList,
     stop: Option<&AtomicBool>,
-) -> Option<Action> {
-    match spec {
+) -> Result<Option<Action>, EvalError> {
+    Ok(match spec {
         AgentSpec::Random => random_action(s, rng, buf),
         AgentSpec::Greedy => greedy_action(s, rng),
         AgentSpec::Dragon => s.dragon_action(),
-        AgentSpec::Plan { config } => {
-            plan_action(config, s, rng, &mut pimc::Memory::default(), stop).best
+        AgentSpec::Plan { config } => plan_action(config, s, rng, &mut pimc::Memory::default(), stop).best,
+        AgentSpec::Mcts { config, eval, exploration, .. } => {
+            search::search_until(s, &decision_config(config, eval, *exploration, s, rng), eval, None, stop)?.0.best
         }
-        AgentSpec::Mcts {
-            config,
-            eval,
-            exploration,
-            ..
-        } => {
-            // Built-in evaluators never fail, so a search always has a result.
-            search::search_until(
-                s,
-                &decision_config(config, eval, *exploration, s, rng),
-                eval,
-                None,
-                stop,
-            )
-            .ok()
-            .and_then(|r| r.0.best)
-        }
-    }
+    })
 }
 
 /// One decision of the planner for the seat to move of `s` (a solo game),

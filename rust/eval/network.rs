@@ -16,6 +16,7 @@
 //!
 //! [`features`]: super::features
 
+use std::io::{BufRead, BufReader, Read};
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
@@ -209,22 +210,61 @@ impl Network {
 
     /// Read a weights file's bytes; a clear message for anything wrong.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
-        let mut lines = bytes.splitn(3, |&b| b == b'\n');
-        if lines.next() != Some(MAGIC.as_bytes()) {
+        Network::read(bytes, bytes.len() as u64)
+    }
+
+    /// Read a weights file of `len` bytes from `input`. The header comes
+    /// first and says how many bytes of weights follow; they are compared
+    /// with `len` before anything is allocated for them, and no more than
+    /// that is ever read (a file that grows while read changes nothing).
+    pub fn read(input: impl Read, len: u64) -> Result<Network, String> {
+        let mut input = BufReader::new(input);
+        let mut first = Vec::new();
+        (&mut input).take(MAGIC.len() as u64 + 1).read_to_end(&mut first).map_err(|e| format!("cannot read the weights file: {e}"))?;
+        if first.strip_suffix(b"\n") != Some(MAGIC.as_bytes()) {
             return Err(format!("not a dragoncastle weights file (its first line is not {MAGIC:?})"));
         }
-        let header = lines.next().ok_or("the weights file ends before its header")?;
-        let header: Header = serde_json::from_slice(header).map_err(|e| format!("the weights file's header is not valid: {e}"))?;
+        let header = line(&mut input, MAX_HEADER_BYTES)?.ok_or("the weights file ends before its header")?;
+        let before_weights = first.len() + header.len() + 1;
+        let header: Header = serde_json::from_slice(&header).map_err(|e| format!("the weights file's header is not valid: {e}"))?;
         header.check()?;
-        let body = lines.next().unwrap_or_default();
-        let sizes: Vec<usize> = Network::shapes(&header).iter().map(|(r, c)| r * c).collect();
-        let want: usize = sizes.iter().sum::<usize>() * 4;
-        if body.len() != want {
-            return Err(format!("the weights file holds {} bytes of weights; its header says {want}", body.len()));
+        let want = Network::body_bytes(&header);
+        let have = len.saturating_sub(before_weights as u64);
+        if have != want as u64 {
+            return Err(format!("the weights file holds {have} bytes of weights; its header says {want}"));
         }
+        let mut body = Vec::with_capacity(want);
+        input.take(want as u64).read_to_end(&mut body).map_err(|e| format!("cannot read the weights: {e}"))?;
+        if body.len() != want {
+            return Err(format!("the weights file ends after {} of the {want} bytes of weights its header says", body.len()));
+        }
+        let sizes = Network::shapes(&header).map(|(r, c)| r * c);
         let mut floats = body.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]));
         let arrays = sizes.iter().map(|&n| floats.by_ref().take(n).collect()).collect();
         Network::from_arrays(header, arrays)
+    }
+
+    /// Bytes of weights after a header that [`Header::check`] accepted (its
+    /// sizes are bounded, so this cannot overflow).
+    fn body_bytes(h: &Header) -> usize {
+        Network::shapes(h).iter().map(|(r, c)| r * c).sum::<usize>() * 4
+    }
+
+    /// The largest weights file this build reads: the longest header line
+    /// and the largest layers [`Header::check`] allows (about 48 MB). A
+    /// larger file is refused before a byte of it is read.
+    pub fn max_file_bytes() -> u64 {
+        let largest = Header::new(MAX_HIDDEN, MAX_HIDDEN, serde_json::Value::Null);
+        (MAGIC.len() + 1 + MAX_HEADER_BYTES + 1 + Network::body_bytes(&largest)) as u64
+    }
+
+    /// Read the weights file at `path`, which must be a regular file of at
+    /// most [`Network::max_file_bytes`]: a device (`/dev/zero`), a FIFO or
+    /// a directory is refused before it is read.
+    pub fn load(path: &str) -> Result<Network, String> {
+        let (file, len) = open_regular(path, Network::max_file_bytes())?;
+        let net = Network::read(file, len).map_err(|e| format!("model {path:?}: {e}"))?;
+        Ok(Network { source: path.to_string(), ..net })
     }
 
     /// The network's answer for one position, seen by the seat to move:
@@ -295,6 +335,78 @@ impl Network {
     }
 }
 
+/// The longest header line read, in bytes: a header with its training
+/// record is about a kilobyte.
+pub const MAX_HEADER_BYTES: usize = 1 << 16;
+
+/// The next line of `input` without its newline, read `max` bytes at most;
+/// `None` at the end of the input.
+fn line(input: &mut impl BufRead, max: usize) -> Result<Option<Vec<u8>>, String> {
+    let mut out = Vec::new();
+    input.take(max as u64 + 1).read_until(b'\n', &mut out).map_err(|e| format!("cannot read the weights file: {e}"))?;
+    match out.pop() {
+        None => Ok(None),
+        Some(b'\n') => Ok(Some(out)),
+        // No newline within the bound: longer than a header line may be (or
+        // the file ends on it); either way not a line of a weights file.
+        Some(_) if out.len() >= max => Err(format!("the weights file has a line longer than {max} bytes where its header should be")),
+        Some(last) => {
+            out.push(last);
+            Ok(Some(out))
+        }
+    }
+}
+
+/// `path` opened for reading and its size, if it is a regular file of at
+/// most `max` bytes. The check reads the metadata before opening, so a FIFO
+/// is never opened by it (opening one for reading waits for a writer), and
+/// again on the file opened, since the path may name something else by then.
+fn open_regular(path: &str, max: u64) -> Result<(std::fs::File, u64), String> {
+    let cannot = |e: std::io::Error| format!("cannot read the model {path:?}: {e}");
+    let regular = |m: std::fs::Metadata| {
+        if !m.is_file() {
+            return Err(format!("the model {path:?} is not a regular file (it is {})", file_kind(&m.file_type())));
+        }
+        if m.len() > max {
+            return Err(format!("the model {path:?} has {} bytes; a weights file has at most {max}", m.len()));
+        }
+        Ok(m.len())
+    };
+    regular(std::fs::metadata(path).map_err(cannot)?)?;
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    // A FIFO swapped in after the check above would make a plain open wait
+    // for a writer; a non-blocking open returns at once (and changes nothing
+    // for a regular file), and the check below then refuses it.
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
+    let file = options.open(path).map_err(cannot)?;
+    let len = regular(file.metadata().map_err(cannot)?)?;
+    Ok((file, len))
+}
+
+/// What a file that is not a regular file is, for a message.
+fn file_kind(t: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "a FIFO";
+        }
+        if t.is_char_device() || t.is_block_device() {
+            return "a device";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+    }
+    if t.is_dir() {
+        "a directory"
+    } else {
+        "not a regular file"
+    }
+}
+
 /// The weights shipped inside the package (`model=builtin`): made by the
 /// command in their header (`docs/training.md`, "The shipped network").
 const BUILTIN: &[u8] = include_bytes!("builtin.dcnet");
@@ -356,6 +468,20 @@ impl NetworkEval {
     }
 }
 
+impl NetworkEval {
+    /// Finite weights can still overflow to an infinite or NaN output, which
+    /// the search cannot rank moves by (its values would be NaN, its root
+    /// empty): such an answer stops the search, naming the network.
+    fn finite(&self, values: &[f32], logits: &[f32]) -> Result<(), EvalError> {
+        let bad = |what: &str, x: f32| EvalError(format!("the network {:?} gave {what} {x}: its weights overflow on this position", self.net.source));
+        match (values.iter().find(|x| !x.is_finite()), logits.iter().find(|x| !x.is_finite())) {
+            (Some(&x), _) => Err(bad("the value", x)),
+            (None, Some(&x)) => Err(bad("the prior logit", x)),
+            (None, None) => Ok(()),
+        }
+    }
+}
+
 impl Evaluator<State> for NetworkEval {
     fn gives_priors(&self) -> bool {
         self.priors
@@ -379,6 +505,7 @@ impl Evaluator<State> for NetworkEval {
                 s.compact_observation(mover, &mut obs);
                 s.legal_actions_into(&mut legal);
                 self.net.forward(&obs, &legal, &mut raw, &mut logits[..legal.len()]);
+                self.finite(&raw[..s.players()], &logits[..legal.len()])?;
                 Network::seat_values(&raw, s.players(), mover, v);
                 let top = logits[..legal.len()].iter().copied().fold(f32::NEG_INFINITY, f32::max);
                 let row = &mut priors[i * NUM_ACTIONS..(i + 1) * NUM_ACTIONS];
@@ -398,6 +525,7 @@ impl Evaluator<State> for NetworkEval {
                 s.compact_observation(mover, &mut obs);
                 legal.clear();
                 self.net.forward(&obs, &legal, &mut raw, &mut logits[..0]);
+                self.finite(&raw[..s.players()], &[])?;
                 Network::seat_values(&raw, s.players(), mover, v);
             }
             if self.rollout_weight > 0.0 {
@@ -443,6 +571,49 @@ mod tests {
         let mut h = net.header.clone();
         h.feature_fingerprint = "0".into();
         assert!(Network::from_bytes(&Network { header: h, ..net.clone() }.to_bytes()).unwrap_err().contains("other input features"));
+    }
+
+    /// A fresh directory for a test's files.
+    fn scratch(name: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("dc-network-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn only_regular_files_of_a_bounded_size_are_read() {
+        let dir = scratch("files");
+        let net = random_network(3, 8, 4);
+        let good = dir.join("good.dcnet");
+        std::fs::write(&good, net.to_bytes()).unwrap();
+        let loaded = Network::load(good.to_str().unwrap()).unwrap();
+        assert_eq!((loaded.source.as_str(), loaded.arrays()), (good.to_str().unwrap(), net.arrays()));
+        let refused = |path: &std::path::Path| Network::load(path.to_str().unwrap()).unwrap_err();
+        assert!(refused(std::path::Path::new("/dev/zero")).contains("not a regular file (it is a device)"));
+        assert!(refused(&dir).contains("a directory"));
+        // Bigger than any weights file: refused by its size, unread.
+        let huge = dir.join("huge.dcnet");
+        std::fs::File::create(&huge).unwrap().set_len(1 << 30).unwrap();
+        let e = refused(&huge);
+        assert!(e.contains("1073741824 bytes") && e.contains("at most"), "{e}");
+        // A header that promises more than the file holds, or less.
+        let bytes = net.to_bytes();
+        std::fs::write(&huge, &bytes[..bytes.len() - 8]).unwrap();
+        assert!(refused(&huge).contains("bytes of weights"));
+        std::fs::write(&huge, [&bytes[..], &[0; 4]].concat()).unwrap();
+        assert!(refused(&huge).contains("bytes of weights"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_header_line_is_read_with_a_bound() {
+        let long = [format!("{MAGIC}\n").into_bytes(), vec![b' '; MAX_HEADER_BYTES + 10]].concat();
+        assert!(Network::from_bytes(&long).unwrap_err().contains("longer than"));
+        assert!(Network::from_bytes(format!("{MAGIC}\n").as_bytes()).unwrap_err().contains("ends before its header"));
+        assert!(Network::from_bytes(&[0; 100]).unwrap_err().contains("not a dragoncastle weights file"));
+        assert!(Network::max_file_bytes() < 64 << 20);
+        assert_eq!(builtin().unwrap().source, "builtin");
     }
 
     #[test]
@@ -503,6 +674,49 @@ mod tests {
         let (vm, end_state) = value(&mixed, 3);
         assert!(end_state.is_over());
         assert!((vm - (0.5 * v4 + 0.5 * end_state.returns()[0])).abs() < 1e-9);
+    }
+
+    /// Finite weights whose outputs overflow to infinity (and NaN after the softmax).
+    fn overflowing_network() -> Arc<Network> {
+        let header = Header::new(8, 4, serde_json::json!({"command": "test"}));
+        let arrays = Network::shapes(&header).iter().map(|(r, c)| vec![1e30; r * c]).collect();
+        Arc::new(Network { source: "huge.dcnet".into(), ..Network::from_arrays(header, arrays).unwrap() })
+    }
+
+    #[test]
+    fn a_network_that_overflows_stops_every_runner() {
+        let net = overflowing_network();
+        let cfg = crate::search::Config { iterations: Some(50), exploration: 1.0, ..Default::default() };
+        for (priors, cutoff) in [(true, None), (false, None), (false, Some(2))] {
+            let eval = NetworkEval { net: net.clone(), rollout: RolloutEval::default(), rollout_weight: 0.0, priors, cutoff };
+            for players in [1, 2] {
+                let s = crate::setup::Setup::new(players, 3).state().unwrap();
+                let e = crate::search::search(&s, &cfg, &eval).unwrap_err();
+                assert!(e.0.contains("\"huge.dcnet\"") && e.0.contains("inf"), "{}", e.0);
+            }
+        }
+        let spec = crate::arena::AgentSpec::Mcts {
+            config: cfg,
+            eval: crate::eval::LeafEval::Network(NetworkEval::new(net, RolloutEval::default(), None, None, None)),
+            reuse: true,
+            exploration: None,
+        };
+        let (stop, done) = (std::sync::atomic::AtomicBool::new(false), std::sync::atomic::AtomicUsize::new(0));
+        let setup = crate::setup::Setup::new(2, 1);
+        let arena = crate::arena::run(&[spec.clone(), crate::arena::AgentSpec::Greedy], 3, &setup, 2, &done, &stop, 0);
+        assert!(matches!(arena, Err(crate::error::Error::Eval(ref m)) if m.contains("huge.dcnet")), "{arena:?}");
+        let mut out = vec![Default::default(); 3];
+        let batch = crate::batch::playouts(&setup, &spec, 2, &mut out, &stop);
+        assert!(matches!(batch, Err(crate::error::Error::Eval(_))), "{batch:?}");
+        let selfplay = crate::selfplay::run(&setup, 2, &cfg, |_| 1.0, &spec_eval(&spec), 1, &done, &stop, None).unwrap();
+        assert!(selfplay.is_err());
+    }
+
+    fn spec_eval(spec: &crate::arena::AgentSpec) -> crate::eval::LeafEval {
+        match spec {
+            crate::arena::AgentSpec::Mcts { eval, .. } => eval.clone(),
+            _ => unreachable!(),
+        }
     }
 
     #[test]

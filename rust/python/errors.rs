@@ -52,7 +52,7 @@ pub(crate) fn to_py_err(e: Error) -> PyErr {
             action_error(false, e.to_string(), Some(action.clone()), Some(phase), reason.clone())
         }
         Error::Parse(m) => invalid_action(None, m),
-        Error::Setup(_) => PyValueError::new_err(e.to_string()),
+        Error::Setup(_) | Error::Eval(_) => PyValueError::new_err(e.to_string()),
     }
 }
 

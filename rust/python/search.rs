@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use numpy::{PyArray1, PyArrayMethods};
 
-use super::evaluator::PyEvaluator;
+use super::evaluator::{PyEvaluator, Watch};
 use crate::action::NUM_ACTIONS;
 use crate::agents::spec::load_model;
 use crate::eval::network::NetworkEval;
@@ -172,12 +172,8 @@ impl PyMcts {
         let eval = match evaluator {
             None => AgentEval::Leaf(LeafEval::Rollout(roll)),
             Some(net) => match rollout_weight.unwrap_or(0.0) {
-                0.0 => AgentEval::Python(std::sync::Arc::new(net)),
-                weight => AgentEval::Mixed(Mixed {
-                    guide: std::sync::Arc::new(net),
-                    rollout: roll,
-                    weight,
-                }),
+                0.0 => AgentEval::Python(net),
+                weight => AgentEval::Mixed(Mixed { guide: net, rollout: roll, weight }),
             },
         };
         Ok(PyMcts {
@@ -224,12 +220,9 @@ impl PyMcts {
             (cfg, me.reuse, old, me.eval.clone())
         };
         let stop = AtomicBool::new(false);
-        let found = interruptible(
-            py,
-            &stop,
-            || search::search_until(&state, &cfg, &eval, old, Some(&stop)),
-            |_| Ok(()),
-        )?;
+        let watch = Watch::new();
+        let watched = eval.watched(&watch);
+        let found = interruptible_watched(py, &stop, Some(&watch), || search::search_until(&state, &cfg, &watched, old, Some(&stop)), |_| Ok(()))?;
         let (r, tree): (SearchResult<CoreAction>, _) = found.map_err(|e| eval.error(e))?;
         if reuse {
             slf.borrow_mut().tree = tree.map(|t| (t, key, history));
@@ -280,11 +273,21 @@ impl PyMcts {
 #[derive(Clone)]
 enum AgentEval {
     Leaf(LeafEval),
-    Python(Arc<PyEvaluator>),
-    Mixed(Mixed<Arc<PyEvaluator>, RolloutEval>),
+    Python(PyEvaluator),
+    Mixed(Mixed<PyEvaluator, RolloutEval>),
 }
 
 impl AgentEval {
+    /// This evaluation for one search, whose Python evaluator asks `watch`
+    /// about Ctrl-C after every call.
+    fn watched(&self, watch: &Arc<Watch>) -> AgentEval {
+        match self {
+            AgentEval::Leaf(l) => AgentEval::Leaf(l.clone()),
+            AgentEval::Python(n) => AgentEval::Python(n.watched(watch)),
+            AgentEval::Mixed(m) => AgentEval::Mixed(Mixed { guide: m.guide.watched(watch), ..m.clone() }),
+        }
+    }
+
     fn default_exploration(&self, solo: bool) -> f64 {
         match self {
             AgentEval::Leaf(l) => l.default_exploration(solo),
@@ -394,14 +397,13 @@ pub fn selfplay<'py>(
     let explore = |s: &State| exploration.unwrap_or_else(|| eval.default_exploration(s.is_solo()));
     let done = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
-    let result = interruptible(
+    let watch = Watch::new();
+    let watched = eval.watched(&watch);
+    let result = interruptible_watched(
         py,
         &stop,
-        || {
-            crate::selfplay::run(
-                &setup, n_games, &cfg, explore, &eval, threads, &done, &stop, children,
-            )
-        },
+        Some(&watch),
+        || crate::selfplay::run(&setup, n_games, &cfg, explore, &watched, threads, &done, &stop, children),
         |_| match &progress {
             Some(cb) => cb.call1((done.load(Ordering::Relaxed),)).map(|_| ()),
             None => Ok(()),
@@ -665,6 +667,19 @@ pub(super) fn interruptible<'py, T: Send>(
     py: Python<'py>,
     stop: &AtomicBool,
     work: impl FnOnce() -> T + Send,
+    tick: impl FnMut(Python<'py>) -> PyResult<()>,
+) -> PyResult<T> {
+    interruptible_watched(py, stop, None, work, tick)
+}
+
+/// [`interruptible`], answering `watch` too: when a search thread asks (after
+/// each call of a Python evaluator), this thread wakes at once and looks for
+/// Ctrl-C before that thread goes on. The watch must be made on this thread.
+fn interruptible_watched<'py, T: Send>(
+    py: Python<'py>,
+    stop: &AtomicBool,
+    watch: Option<&Watch>,
+    work: impl FnOnce() -> T + Send,
     mut tick: impl FnMut(Python<'py>) -> PyResult<()>,
 ) -> PyResult<T> {
     let finished = AtomicBool::new(false);
@@ -680,23 +695,42 @@ pub(super) fn interruptible<'py, T: Send>(
             finished.store(true, Ordering::Release);
             caller.unpark(); // wake the caller at once, not at its next tick
         });
-        let wait = || {
-            py.detach(|| {
-                let until = std::time::Instant::now() + Duration::from_millis(100);
-                while !finished.load(Ordering::Acquire) {
-                    let now = std::time::Instant::now();
-                    if now >= until {
-                        return;
-                    }
-                    std::thread::park_timeout(until - now);
+        let asked = || watch.is_some_and(|w| w.pending());
+        // Whether the period ended (else the work finished or a search thread asked).
+        let wait = |until: std::time::Instant| {
+            py.detach(|| loop {
+                let now = std::time::Instant::now();
+                if now >= until {
+                    return true;
                 }
+                if finished.load(Ordering::Acquire) || asked() {
+                    return false;
+                }
+                std::thread::park_timeout(until - now);
             })
         };
+        let period = Duration::from_millis(100);
+        let mut until = std::time::Instant::now() + period;
         loop {
-            wait();
-            if let Err(e) = tick(py).and_then(|_| py.check_signals()) {
-                error.get_or_insert(e);
-                stop.store(true, Ordering::Relaxed);
+            let period_ended = wait(until);
+            // Read before looking for Ctrl-C: a request made later may follow a signal this look misses.
+            let ticket = watch.map_or(0, |w| w.asked());
+            let ticked = if period_ended {
+                until = std::time::Instant::now() + period;
+                tick(py)
+            } else {
+                Ok(())
+            };
+            let failed = match ticked.and_then(|_| py.check_signals()) {
+                Err(e) => {
+                    error.get_or_insert(e);
+                    stop.store(true, Ordering::Relaxed);
+                    true
+                }
+                Ok(()) => error.is_some(),
+            };
+            if let Some(w) = watch {
+                w.answer(ticket, failed);
             }
             if finished.load(Ordering::Acquire) {
                 break;

@@ -246,13 +246,15 @@ impl PyVecEnv {
                     Some(ids) => env.step(ids, out, Some(&stop)),
                     None => env.reset(out, Some(&stop)),
                 };
-                match interruptible(py, &stop, work, |_| Ok(())) {
-                    Ok(result) => result.map_err(to_py_err)?,
-                    Err(e) => {
-                        let out = outputs!();
-                        env.restore(snapshot, out);
-                        return Err(e);
-                    }
+                // Stopped, or an opponent's network failed: every game goes back.
+                let failed = match interruptible(py, &stop, work, |_| Ok(())) {
+                    Ok(result) => result.map_err(to_py_err).err(),
+                    Err(e) => Some(e),
+                };
+                if let Some(e) = failed {
+                    let out = outputs!();
+                    env.restore(snapshot, out).map_err(to_py_err)?;
+                    return Err(e);
                 }
             }
         }
