@@ -97,6 +97,13 @@ def load_json(line: str, where: str) -> Any:
 
 def _record(line: str, where: str, number: int) -> RecordedGame:
     """Check one JSON line and split it into its start position and decisions."""
+    return parse_record(line, where, number)[0]
+
+
+def parse_record(line: str, where: str, number: int = 0) -> tuple[RecordedGame, dict[str, Any]]:
+    """One JSON line checked (``where`` names it in errors) and split into its
+    start position and decisions, with the line's JSON object (its ``meta``
+    for :meth:`dragoncastle.arena.ArenaResult.from_records`)."""
     data = load_json(line, where)
     if not isinstance(data, dict):
         raise ReplayError(f"{where}: not a recorded game (a JSON object is expected)")
@@ -117,7 +124,17 @@ def _record(line: str, where: str, number: int) -> RecordedGame:
     search = meta.get("search")
     if search is not None:
         _check_search(search, actions, where)
-    return RecordedGame(number, start, actions, agents, search)
+    return RecordedGame(number, start, actions, agents, search), data
+
+
+def replayed(rec: RecordedGame) -> tuple[_core.Game, list[int]]:
+    """The game at the end of ``rec``'s decisions, and how many each seat made."""
+    g = rec.start.clone()
+    decisions = [0] * g.players
+    for a in rec.actions:
+        decisions[g.current_player] += 1
+        g.apply(a)
+    return g, decisions
 
 
 def is_count(x: Any) -> bool:
