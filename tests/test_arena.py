@@ -5,6 +5,7 @@ in Rust threads, records replay and merge) and of the agent specs it takes
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -232,3 +233,55 @@ def test_search_stats_change_no_game_and_name_the_move_played():
     assert list(merged.records()) == list(stats.records())
     with pytest.raises(ValueError, match="search_stats"):
         dc.arena(SEARCHING, 1, search_stats=-1)
+
+
+# ---- merging checks every record against its replay (issue 38)
+
+def _tampered(line: str, change) -> str:
+    data = json.loads(line)
+    change(data)
+    return json.dumps(data)
+
+
+def _flip_winners(d):
+    d["meta"]["winners"] = [1 - d["meta"]["winners"][0]]
+
+
+@pytest.mark.parametrize("change, message", [
+    (_flip_winners, "meta.winners"),
+    (lambda d: d["meta"].update(decisions=[d["meta"]["decisions"][0] + 1, d["meta"]["decisions"][1] - 1]),
+     "meta.decisions"),
+    (lambda d: d["summary"].update(scores=[s + 1 for s in d["summary"]["scores"]]), "summary does not match"),
+    (lambda d: d["meta"].update(decisions=[-1, 5]), "meta.decisions should be"),
+    (lambda d: d["meta"].update(decisions=[True, 5]), "meta.decisions should be"),
+    (lambda d: d["meta"].update(seconds=[-0.5, 0.1]), "meta.seconds should be"),
+    (lambda d: d["meta"].update(seconds=["1", 0.1]), "meta.seconds should be"),
+    (lambda d: d["meta"].update(agent_of_seat=[0, 0]), "meta.agent_of_seat should be"),
+    (lambda d: d["meta"].update(agent_of_seat=[0.0, 1.0]), "meta.agent_of_seat should be"),
+    (lambda d: d["meta"].update(winners=[True]), "meta.winners should be"),
+    (lambda d: d["meta"].update(winners=[7]), "meta.winners should be"),
+    (lambda d: d["meta"].update(winners="0"), "meta.winners should be"),
+    (lambda d: d["meta"].pop("seconds"), "meta.seconds should be"),
+    (lambda d: d["meta"].pop("agents"), "not an arena record"),
+    (lambda d: d.update(meta=[]), "invalid type"),
+    (lambda d: d.update(seed="7"), "expected u64"),
+], ids=["winners-flipped", "decisions-moved", "scores", "decisions-negative", "decisions-bool",
+        "seconds-negative", "seconds-string", "agent-of-seat-repeated", "agent-of-seat-float", "winners-bool",
+        "winners-out-of-range", "winners-string", "no-seconds", "no-agents", "meta-list", "seed-string"])
+def test_merge_refuses_a_record_that_disagrees_with_its_replay(change, message):
+    lines = list(dc.arena(["greedy", "random"], 2, seed=0).records())
+    with pytest.raises(ValueError, match="^record 1: .*" + re.escape(message)) as e:
+        ArenaResult.from_records([lines[0], _tampered(lines[1], change)])
+    assert "\n" not in str(e.value)
+
+
+def test_records_with_cards_search_stats_or_solo_merge_and_record_again():
+    for agents, kw in [(SEARCHING, {"spirits": 2, "dragons": 1, "search_stats": 3}),
+                       (["mcts:iterations=30", "greedy", "random"], {"spirits": ["wind"], "search_stats": 2}),
+                       (["greedy"], {"spirits": 1, "dragons": 1}),
+                       (["mcts:iterations=20"], {"search_stats": 2})]:
+        run = dc.arena(agents, 3, seed=11, **kw)
+        lines = list(run.records())
+        merged = ArenaResult.from_records(lines[2:] + lines[:2])
+        assert list(merged.records()) == lines
+        assert merged.table(timing=False) == run.table(timing=False)

@@ -98,3 +98,26 @@ def test_cli_search_stats_need_a_record(tmp_path, capsys):
     assert all("search" not in json.loads(line)["meta"] for line in path.read_text().splitlines())
     with pytest.raises(SystemExit, match="--record"):
         main(["arena", "--seats", *searching, "--games", "1", "--search-stats"])
+
+
+def test_cli_merge_refuses_a_record_whose_winners_were_edited(tmp_path, capsys):
+    """Issue 38: editing meta.winners flipped the merged table; now the record
+    is refused, naming its file and line."""
+    from dragoncastle.cli import main
+
+    good, bad = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    assert main(["arena", "--seats", "greedy", "random", "--games", "2", "--record", str(good)]) == 0
+    assert main(["arena", "--seats", "greedy", "random", "--games", "2", "--seed", "2", "--record", str(bad)]) == 0
+    lines = bad.read_text().splitlines()
+    data = json.loads(lines[1])
+    data["meta"]["winners"] = [1 - data["meta"]["winners"][0]]
+    bad.write_text(lines[0] + "\n" + json.dumps(data) + "\n")
+    with pytest.raises(SystemExit) as e:
+        main(["arena", "--merge", str(good), str(bad)])
+    message = str(e.value.code)
+    assert message.startswith(f"dragoncastle arena --merge: {bad}, line 2: meta.winners") and "\n" not in message
+    bad.write_text("[" * 100_000 + "]" * 100_000 + "\n")
+    with pytest.raises(SystemExit, match=f"{bad}, line 1: JSON nested too deeply"):
+        main(["arena", "--merge", str(good), str(bad)])
+    with pytest.raises(SystemExit, match="cannot read"):
+        main(["arena", "--merge", str(tmp_path / "missing.jsonl")])

@@ -215,3 +215,127 @@ def test_replay_error_is_a_value_error(tmp_path):
     with pytest.raises(ValueError):
         read_games(tmp_path / "missing.jsonl")
     assert issubclass(ReplayError, ValueError)
+
+
+# ---- bad input (issue 38): one line naming the file and line, never a traceback
+
+def _searched_record(tmp_path: Path) -> dict:
+    line = record(tmp_path / "good.jsonl", SEARCHING, games=1, search_stats=3)[0]
+    return json.loads(line)
+
+
+def _first_searched(data: dict) -> dict:
+    return next(d for d in data["meta"]["search"] if d and d["top"])
+
+
+def _edit_search(field: str, value):
+    def change(data: dict) -> str:
+        d = _first_searched(data)
+        if field == "iterations":
+            d["iterations"] = value
+        else:
+            d["top"][0][{"id": 0, "visits": 1, "value": 2}[field]] = value
+        return json.dumps(data)
+    return change
+
+
+def _reserved_id() -> int:
+    for i in range(dc.NUM_ACTIONS):
+        try:
+            dc.Action.from_id(i)
+        except ValueError:
+            return i
+    raise AssertionError("no reserved id")
+
+
+@pytest.mark.parametrize("make, message", [
+    (_edit_search("iterations", True), "meta.search["),
+    (_edit_search("visits", True), "meta.search["),
+    (_edit_search("value", True), "meta.search["),
+    (_edit_search("value", "0.5"), "meta.search["),
+    (_edit_search("visits", -1), "meta.search["),
+    (_edit_search("id", 5000), "meta.search["),
+    ("reserved id", "meta.search["),
+    (lambda data: json.dumps(data).replace('"iterations":', '"iterations": NaN, "x":', 1), "NaN is not a JSON number"),
+    (lambda data: json.dumps(data).replace('"seed": ', '"seed": ' + "9" * 5000 + ', "s": ', 1), "an integer of 5000 digits"),
+    (lambda data: json.dumps(data).replace('"seed": ', '"seed": ' + "9" * 40 + ', "s": ', 1), "an integer of 40 digits"),
+    (lambda data: "[" * 100_000 + "]" * 100_000, "nested too deeply"),
+    (lambda data: json.dumps(data | {"actions": [_reserved_id()]}), "is reserved"),
+], ids=["iterations-true", "visits-true", "value-true", "value-string", "visits-negative", "id-out-of-range",
+        "id-reserved", "nan", "int-5000-digits", "int-40-digits", "nested-100000", "action-reserved"])
+def test_cli_replay_refuses_bad_fields_in_one_line(tmp_path, make, message):
+    data = _searched_record(tmp_path)
+    if make == "reserved id":
+        make = _edit_search("id", _reserved_id())
+    path, out = tmp_path / "g.jsonl", tmp_path / "page.html"
+    good = json.dumps(_searched_record(tmp_path))
+    path.write_text(good + "\n\n" + make(data) + "\n")
+    r = run_cli(str(path), "--html", str(out))
+    assert r.returncode != 0 and "Traceback" not in r.stderr, r.stderr[-2000:]
+    assert r.stderr.count("\n") == 1 and f"{path}, line 3: " in r.stderr and message in r.stderr, r.stderr[:500]
+    assert not out.exists() and not list(tmp_path.glob("page.html*"))
+
+
+def test_an_over_long_line_is_refused_without_reading_it_whole(tmp_path, monkeypatch):
+    from dragoncastle import replay
+
+    good = record(tmp_path / "g.jsonl", ["greedy", "random"], games=1)[0]
+    monkeypatch.setattr(replay, "MAX_LINE", len(good) + 1)  # the newline too
+    assert len(read_games(tmp_path / "g.jsonl")) == 1
+    path = tmp_path / "long.jsonl"
+    path.write_text(good + "\n" + " " * 10 + good + "\n")
+    with pytest.raises(ReplayError, match=r"long\.jsonl, line 2: longer than \d+ characters"):
+        read_games(path)
+    read = []
+    real_open = open
+
+    class Spy:
+        def __init__(self, f):
+            self.f = f
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *a):
+            self.f.close()
+
+        def readline(self, limit=-1):
+            read.append(limit)
+            return self.f.readline(limit)
+
+    monkeypatch.setattr("builtins.open", lambda *a, **k: Spy(real_open(*a, **k)))
+    with pytest.raises(ReplayError):
+        read_games(path)
+    assert read and all(0 < n <= replay.MAX_LINE + 1 for n in read)
+
+
+def _short_games(path: Path, n: int) -> None:
+    """``n`` greedy/random games, each cut after its first eight decisions."""
+    with open(path, "w") as f:
+        for line in dc.arena(["greedy", "random"], n, seed=0).records():
+            data = json.loads(line)
+            g = dc.Game(players=2, seed=data["seed"])
+            for a in data["actions"][:8]:
+                g.apply(a)
+            f.write(g.to_json() + "\n")
+
+
+def test_a_long_file_is_read_game_by_game(tmp_path):
+    """The page is built as the file is read, each game kept packed: the peak
+    memory grows by a few kilobytes a game (it was about 21 KB a game of
+    these short games, and 380 KB a whole game, when every game's pictures
+    were kept until the end)."""
+    import tracemalloc
+
+    peaks = {}
+    for n in (150, 600):
+        _short_games(tmp_path / f"{n}.jsonl", n)
+        tracemalloc.start()
+        try:
+            stats = write_replay(tmp_path / f"{n}.jsonl", tmp_path / f"{n}.html")
+            peaks[n] = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        assert stats.games == n
+    per_game = (peaks[600] - peaks[150]) / 450
+    assert per_game < 12_000, f"{per_game:.0f} bytes a game"

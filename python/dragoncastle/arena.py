@@ -21,7 +21,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Sequence
 
-from . import _core, distributed
+from . import _core, distributed, replay
 
 __all__ = ["ArenaResult", "arena", "shard_ranges", "wilson"]
 
@@ -165,53 +165,91 @@ class ArenaResult:
     @classmethod
     def from_records(cls, lines: Iterable[str], *, check: bool = True) -> "ArenaResult":
         """Merge records (for example the shards of a run spread over machines).
-        With ``check`` every game is replayed and its scores compared."""
+        Each record is replayed from its seed, settings and actions, and
+        refused (``ValueError`` naming ``record K``, K counted from 0) when a
+        field is missing or of the wrong type, or when its scores, winners or
+        decisions by seat disagree with the replay. ``check=False`` skips
+        the winners and decisions (the fields and scores are still checked)."""
+        return cls._merge(((f"record {k}", line) for k, line in enumerate(lines) if line.strip()), check)
+
+    @classmethod
+    def from_files(cls, paths: Iterable[str]) -> "ArenaResult":
+        """:meth:`from_records` of the lines of JSON-lines files, read with
+        ``dragoncastle.replay``'s bounds; errors name the file and line."""
+        return cls._merge((pair for path in paths for pair in replay.numbered_lines(path)), True)
+
+    @classmethod
+    def _merge(cls, located: Iterable[tuple[str, str]], check: bool) -> "ArenaResult":
         agents: list[str] = []
         games: list[dict[str, Any]] = []
         rules: Any = None
-        for k, line in enumerate(lines):
-            if not line.strip():
-                continue
-            data = json.loads(line)
-            meta = data.get("meta") or {}
-            if "agents" not in meta:
-                raise ValueError(f"record {k}: no meta.agents; not an arena record")
-            game_rules = _core.Rules(**data["rules"])
+        seen: dict[int, str] = {}
+        for where, line in located:
+            game, by_index, game_rules = _arena_game(where, line, check)
             if rules is None:
-                rules = game_rules
-            elif game_rules != rules:
-                raise ValueError(f"record {k}: rules {data['rules']} differ from the other records'")
-            if check:
-                game = _core.Game.from_json(line)
-                if game.scores() != data["summary"]["scores"] or not game.is_over:
-                    raise ValueError(f"record {k}: the replay does not give the recorded result")
-            by_seat: list[str] = meta["agents"]
-            by_index = [""] * len(by_seat)
-            for seat, a in enumerate(meta["agent_of_seat"]):
-                by_index[a] = by_seat[seat]
-            if not agents:
-                agents = by_index
+                rules, agents = game_rules, by_index
+            if game_rules != rules:
+                raise ValueError(f"{where}: rules {game_rules} differ from the other records' ({rules})")
             if by_index != agents:
-                raise ValueError(f"record {k}: agents {by_index} differ from {agents}")
-            game_dict: dict[str, Any] = {
-                "seed": data["seed"],
-                "spirits": list(data.get("spirits", [])),
-                "dragons": list(data.get("dragons", [])),
-                "agent_of_seat": meta["agent_of_seat"],
-                "scores": data["summary"]["scores"],
-                "winners": meta["winners"],
-                "actions": list(data["actions"]),
-                "decisions": meta["decisions"],
-                "seconds": meta["seconds"],
-            }
-            if "search" in meta:
-                game_dict["search"] = meta["search"]
-            games.append(game_dict)
+                raise ValueError(f"{where}: agents {by_index} differ from {agents}")
+            if game["seed"] in seen:
+                raise ValueError(f"{where}: game seed {game['seed']} appears twice (also {seen[game['seed']]}): "
+                                 "a shard was merged twice?")
+            seen[game["seed"]] = where
+            games.append(game)
         games.sort(key=lambda g: g["seed"])
-        for a, b in zip(games, games[1:]):
-            if a["seed"] == b["seed"]:
-                raise ValueError(f"game seed {a['seed']} appears twice: a shard was merged twice?")
         return cls(agents, games, rules=rules)
+
+
+def _arena_game(where: str, line: str, check: bool) -> tuple[dict[str, Any], list[str], Any]:
+    """A record as a game of :class:`ArenaResult`, with the agents in the
+    order of the run and the rules; ``ValueError`` naming ``where`` when its
+    fields are wrong or (``check``) disagree with its replay."""
+    rec, data = replay.parse_record(line, where)
+    meta = data.get("meta")
+    if rec.agents is None or not isinstance(meta, dict):
+        raise ValueError(f"{where}: no meta.agents; not an arena record")
+    final, decisions = replay.replayed(rec)
+    n = final.players
+    _check_meta(meta, n, where)
+    if final.seed is None:
+        raise ValueError(f"{where}: no seed; not an arena record")
+    # The scores need no check here: Game.from_json refuses a summary that its actions do not give.
+    if check:
+        for name, recorded, replayed in (("meta.winners", meta["winners"], final.winners()),
+                                         ("meta.decisions", meta["decisions"], decisions)):
+            if recorded != replayed:
+                raise ValueError(f"{where}: {name} {recorded} disagree with the replay's {replayed}")
+        if not final.is_over:
+            raise ValueError(f"{where}: the game does not end; not an arena record")
+    by_index = [""] * n
+    for seat, a in enumerate(meta["agent_of_seat"]):
+        by_index[a] = rec.agents[seat]
+    game: dict[str, Any] = {
+        "seed": final.seed, "spirits": final.spirits, "dragons": final.dragons, "agent_of_seat": meta["agent_of_seat"],
+        "scores": final.scores(), "winners": final.winners(), "actions": [a.id for a in rec.actions],
+        "decisions": decisions, "seconds": meta["seconds"],
+    }
+    if rec.search is not None:
+        game["search"] = rec.search
+    return game, by_index, final.rules
+
+
+def _check_meta(meta: dict[str, Any], players: int, where: str) -> None:
+    """The fields of an arena record's ``meta`` that the merge uses, by seat
+    (``search`` is :mod:`dragoncastle.replay`'s to check)."""
+    checks = {
+        "agent_of_seat": (lambda v: all(type(a) is int for a in v) and sorted(v) == list(range(players)),
+                          "the agents' indices, each once"),
+        "winners": (lambda v: all(replay.is_count(s) and s < players for s in v), "seats"),
+        "decisions": (lambda v: len(v) == players and all(replay.is_count(d) for d in v), "a whole count per seat"),
+        "seconds": (lambda v: len(v) == players and all(replay.is_number(t) and t >= 0 for t in v),
+                    "a time of 0 or more per seat"),
+    }
+    for key, (ok, what) in checks.items():
+        value = meta.get(key)
+        if not (isinstance(value, list) and all(type(x) in (int, float) for x in value) and ok(value)):
+            raise ValueError(f"{where}: meta.{key} should be {what}, not {json.dumps(value)[:80]}")
 
 
 def _rounded(stats: dict[str, Any] | None) -> dict[str, Any] | None:

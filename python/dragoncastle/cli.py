@@ -271,13 +271,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 def cmd_arena(args: argparse.Namespace) -> int:
     if args.merge:
-        lines: list[str] = []
         try:
-            for path in args.merge:
-                with open(path) as f:
-                    lines.extend(f)
-            merged = ArenaResult.from_records(lines)
-        except (OSError, ValueError) as e:
+            merged = ArenaResult.from_files(args.merge)
+        except ValueError as e:
             raise SystemExit(f"dragoncastle arena --merge: {e}") from None
         print(merged.table())
         return 0

@@ -19,18 +19,31 @@ weighs a few megabytes (``docs/replay.md`` has the measurement).
 from __future__ import annotations
 
 import base64
+import contextlib
 import difflib
-import gzip
+import functools
 import html
 import json
+import math
+import os
+import zlib
+from array import array
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Iterator, Sequence
 
 from . import _core
 
-__all__ = ["RecordedGame", "ReplayError", "PageStats", "read_games", "replay_page", "write_replay"]
+__all__ = ["RecordedGame", "ReplayError", "PageStats", "MAX_LINE", "iter_games", "read_games", "replay_page",
+           "write_replay"]
+
+#: The longest line read, in characters: a long four-player game with ``--search-stats`` is some
+#: hundreds of kilobytes, and a line is never read whole past this.
+MAX_LINE = 16 * 2**20
+#: The most digits of an integer in a record: a seed (below 2**64) has 20. Longer ones are
+#: refused while parsing, before Python converts them (slow, and an error past 4300 digits).
+MAX_DIGITS = 20
 
 
 class ReplayError(ValueError):
@@ -57,12 +70,41 @@ class RecordedGame:
     search: list[dict[str, Any] | None] | None = None
 
 
-def _record(line: str, where: str, number: int) -> RecordedGame:
-    """Check one JSON line and split it into its start position and decisions."""
+def _bounded_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise ValueError(f"an integer of {len(text.lstrip('-'))} digits (at most {MAX_DIGITS})")
+    return int(text)
+
+
+def _no_constant(name: str) -> Any:
+    # NaN and Infinity are not JSON: the page's JSON.parse would refuse them.
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def load_json(line: str, where: str) -> Any:
+    """One JSON line, parsed with bounds (integers of at most ``MAX_DIGITS``
+    digits, no NaN or Infinity, nesting as deep as Python's stack allows);
+    :class:`ReplayError` naming ``where`` otherwise."""
     try:
-        data = json.loads(line)
+        return json.loads(line, parse_int=_bounded_int, parse_constant=_no_constant)
     except json.JSONDecodeError as e:
         raise ReplayError(f"{where}: not a JSON line ({e})") from None
+    except RecursionError:
+        raise ReplayError(f"{where}: JSON nested too deeply") from None
+    except ValueError as e:
+        raise ReplayError(f"{where}: {e}") from None
+
+
+def _record(line: str, where: str, number: int) -> RecordedGame:
+    """Check one JSON line and split it into its start position and decisions."""
+    return parse_record(line, where, number)[0]
+
+
+def parse_record(line: str, where: str, number: int = 0) -> tuple[RecordedGame, dict[str, Any]]:
+    """One JSON line checked (``where`` names it in errors) and split into its
+    start position and decisions, with the line's JSON object (its ``meta``
+    for :meth:`dragoncastle.arena.ArenaResult.from_records`)."""
+    data = load_json(line, where)
     if not isinstance(data, dict):
         raise ReplayError(f"{where}: not a recorded game (a JSON object is expected)")
     try:
@@ -82,40 +124,98 @@ def _record(line: str, where: str, number: int) -> RecordedGame:
     search = meta.get("search")
     if search is not None:
         _check_search(search, actions, where)
-    return RecordedGame(number, start, actions, agents, search)
+    return RecordedGame(number, start, actions, agents, search), data
+
+
+def replayed(rec: RecordedGame) -> tuple[_core.Game, list[int]]:
+    """The game at the end of ``rec``'s decisions, and how many each seat made."""
+    g = rec.start.clone()
+    decisions = [0] * g.players
+    for a in rec.actions:
+        decisions[g.current_player] += 1
+        g.apply(a)
+    return g, decisions
+
+
+def is_count(x: Any) -> bool:
+    """A whole number of a record (visits, iterations, decisions): an int, not a
+    bool, from 0 to 2**63 - 1 (what the engine counts in)."""
+    return type(x) is int and 0 <= x < 2**63
+
+
+def is_number(x: Any) -> bool:
+    """A finite int or float, not a bool."""
+    return type(x) in (int, float) and math.isfinite(x)
+
+
+@functools.cache
+def _action_ids() -> frozenset[int]:
+    """The ids that name an action (some below ``NUM_ACTIONS`` are reserved)."""
+    ids = set()
+    for i in range(_core.NUM_ACTIONS):
+        try:
+            _core.Action.from_id(i)
+            ids.add(i)
+        except ValueError:
+            pass
+    return frozenset(ids)
+
+
+def _search_entry_ok(d: Any) -> bool:
+    return (isinstance(d, dict) and is_count(d.get("iterations")) and isinstance(d.get("top"), list)
+            and all(isinstance(m, list) and len(m) == 3 and type(m[0]) is int and m[0] in _action_ids()
+                    and is_count(m[1]) and is_number(m[2]) for m in d["top"]))
 
 
 def _check_search(search: Any, actions: Sequence[_core.Action], where: str) -> None:
-    """``meta.search`` must have one entry per decision, each None or well formed."""
+    """``meta.search`` must have one entry per decision, each None or well formed
+    (the page formats each field as a number: a true or a string breaks it)."""
     if not isinstance(search, list) or len(search) != len(actions):
         n = len(search) if isinstance(search, list) else "no list of"
         raise ReplayError(f"{where}: meta.search has {n} entries for {len(actions)} decisions")
     for k, d in enumerate(search):
-        if d is None:
-            continue
-        ok = (isinstance(d, dict) and isinstance(d.get("iterations"), int) and isinstance(d.get("top"), list)
-              and all(isinstance(m, list) and len(m) == 3 and isinstance(m[0], int) and 0 <= m[0] < _core.NUM_ACTIONS
-                      and isinstance(m[1], int) and isinstance(m[2], (int, float)) for m in d["top"]))
-        if not ok:
-            raise ReplayError(f"{where}: meta.search[{k}] is not {{\"iterations\": n, \"top\": [[action_id, visits, value], ...]}}")
+        if d is not None and not _search_entry_ok(d):
+            raise ReplayError(f"{where}: meta.search[{k}] is not {{\"iterations\": n, \"top\": [[action_id, visits, "
+                              "value], ...]}} with whole counts, finite values and ids of actions")
+
+
+def numbered_lines(path: str | Path) -> Iterator[tuple[str, str]]:
+    """The non-blank lines of a JSON-lines file, each with where it is
+    (``"FILE, line N"``), read one at a time, none longer than ``MAX_LINE``."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            n = 0
+            while line := f.readline(MAX_LINE + 1):
+                n += 1
+                if len(line) > MAX_LINE and not line.endswith("\n"):
+                    raise ReplayError(f"{path}, line {n}: longer than {MAX_LINE} characters")
+                if line.strip():
+                    yield f"{path}, line {n}", line
+    except (OSError, UnicodeDecodeError) as e:
+        raise ReplayError(f"cannot read {path}: {e}") from None
+
+
+def iter_games(path: str | Path, game: int | None = None) -> Iterator[RecordedGame]:
+    """The games of a JSON-lines file (blank lines skipped), one at a time as
+    the file is read, each replayed and checked; with ``game``, only that one
+    (counted from 0). Raises :class:`ReplayError` (a ``ValueError``) naming
+    the file, line and reason."""
+    count = 0
+    for k, (where, line) in enumerate(numbered_lines(path)):
+        count = k + 1
+        if game is None or k == game:
+            yield _record(line, where, k)
+            if game is not None:
+                return
+    if count == 0:
+        raise ReplayError(f"{path}: no games in the file")
+    if game is not None:
+        raise ReplayError(f"{path} has {count} game(s): --game is 0 to {count - 1}, not {game}")
 
 
 def read_games(path: str | Path, game: int | None = None) -> list[RecordedGame]:
-    """The games of a JSON-lines file (blank lines skipped), each replayed and
-    checked; with ``game``, only that one (counted from 0). Raises
-    :class:`ReplayError` (a ``ValueError``) naming the file, line and reason.
-    """
-    try:
-        with open(path, encoding="utf-8") as f:
-            lines = [(n, line) for n, line in enumerate(f, 1) if line.strip()]
-    except (OSError, UnicodeDecodeError) as e:
-        raise ReplayError(f"cannot read {path}: {e}") from None
-    if not lines:
-        raise ReplayError(f"{path}: no games in the file")
-    if game is not None and not 0 <= game < len(lines):
-        raise ReplayError(f"{path} has {len(lines)} game(s): --game is 0 to {len(lines) - 1}, not {game}")
-    chosen = [(k, n, line) for k, (n, line) in enumerate(lines) if game is None or k == game]
-    return [_record(line, f"{path}, line {n}", k) for k, n, line in chosen]
+    """:func:`iter_games` as a list."""
+    return list(iter_games(path, game))
 
 
 @dataclass(frozen=True)
@@ -163,9 +263,9 @@ def _edit(before: list[int], after: list[int]) -> list[int]:
     return out
 
 
-def _game_data(rec: RecordedGame, lines: _Lines) -> dict[str, Any]:
-    """One game for the page: its pictures as lists of line numbers (made
-    into edits by :func:`replay_page`), its moves, scores and search statistics."""
+def _game_data(rec: RecordedGame, lines: _Lines) -> tuple[dict[str, Any], list[list[int]]]:
+    """One game for the page: its moves, scores and search statistics, and its
+    pictures as lists of line numbers (made into edits by :func:`_packed_game`)."""
     g = rec.start.clone()
     frames = [lines.ids(g._repr_svg_())]
     moves: list[list[Any]] = []
@@ -189,44 +289,120 @@ def _game_data(rec: RecordedGame, lines: _Lines) -> dict[str, Any]:
     info = [f"seat {s}: {name}" for s, name in enumerate(rec.agents or [])] + [result]
     if g.spirits or g.dragons:
         info.append("cards: " + ", ".join([*g.spirits, *g.dragons]))
-    return {"label": label, "info": " · ".join(info), "agents": rec.agents, "frames": frames, "moves": moves,
-            "scores": scores, "search": search}
+    return {"label": label, "info": " · ".join(info), "agents": rec.agents, "frames": None, "moves": moves,
+            "scores": scores, "search": search}, frames
 
 
-def _pack(data: dict[str, Any]) -> tuple[str, int]:
-    """The page's data as base64 of gzipped JSON, and the JSON's size in bytes."""
-    raw = json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()
-    # mtime=0: the same games give the same page, byte for byte.
-    return base64.b64encode(gzip.compress(raw, compresslevel=9, mtime=0)).decode("ascii"), len(raw)
+@dataclass(frozen=True)
+class _PackedGame:
+    """A game of the page as it waits for the others: its JSON (the frames
+    left out) and its frames' edits (one flat array of ``int32``, in the
+    lines' first-seen numbering), both compressed. A few kilobytes, where
+    the game's Python objects take hundreds: a page of thousands of games is
+    built in memory that grows with its output, not with its games' pictures."""
+
+    json: bytes
+    edits: bytes
+    positions: int
+
+
+def _packed_game(rec: RecordedGame, lines: _Lines) -> _PackedGame:
+    data, frames = _game_data(rec, lines)
+    edits = array("i", [len(frames[0]), *frames[0]])
+    for a, b in zip(frames, frames[1:]):
+        ed = _edit(a, b)
+        edits.extend([len(ed), *ed])
+    return _PackedGame(zlib.compress(json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()),
+                       zlib.compress(edits.tobytes()), len(frames))
+
+
+def _renumbered(edits: array, place: list[int]) -> list[list[int]]:
+    """A game's frames for the page, from its flat edits: the first picture
+    whole, then each as edits of the one before (:func:`_edit`), with the
+    lines numbered in text order (``place``)."""
+    frames: list[list[int]] = []
+    k = 0
+    while k < len(edits):
+        n, body = edits[k], list(edits[k + 1:k + 1 + edits[k]])
+        k += 1 + n
+        if not frames:
+            frames.append([place[i] for i in body])
+            continue
+        e = 0
+        while e < len(body):
+            added = body[e + 2]
+            body[e + 3:e + 3 + added] = [place[i] for i in body[e + 3:e + 3 + added]]
+            e += 3 + added
+        frames.append(body)
+    return frames
+
+
+def _game_json(game: _PackedGame, place: list[int]) -> str:
+    data = json.loads(zlib.decompress(game.json))
+    data["frames"] = _renumbered(array("i", zlib.decompress(game.edits)), place)
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+
+def _pack(games: Iterable[RecordedGame]) -> tuple[str, PageStats]:
+    """The page's data (``{"lines": [...], "games": [...]}``) as base64 of
+    gzipped JSON, and what it holds (``page_bytes`` still 0). The games are
+    read one at a time and kept packed; the JSON is compressed as it is made."""
+    lines = _Lines()
+    packed = [_packed_game(rec, lines) for rec in games]
+    if not packed:
+        raise ReplayError("no games to show")
+    table, place = lines.sorted()
+    # wbits 31: a gzip stream, with no time in its header: the same games give the same page.
+    gz = zlib.compressobj(9, zlib.DEFLATED, 31)
+    out, size = bytearray(), 0
+    for piece in _json_pieces(table, packed, place):
+        raw = piece.encode()
+        size += len(raw)
+        out += gz.compress(raw)
+    out += gz.flush()
+    stats = PageStats(len(packed), sum(g.positions for g in packed), len(table), size, 0)
+    return base64.b64encode(out).decode("ascii"), stats
+
+
+def _json_pieces(table: list[str], packed: list[_PackedGame], place: list[int]) -> Iterator[str]:
+    """``json.dumps({"lines": table, "games": games}, separators=(",", ":"))``, a game at a time."""
+    yield '{"lines":' + json.dumps(table, separators=(",", ":"), ensure_ascii=False) + ',"games":['
+    for k, g in enumerate(packed):
+        yield ("," if k else "") + _game_json(g, place)
+    yield "]}"
+
+
+def _html(packed: str, title: str, stats: PageStats) -> tuple[str, PageStats]:
+    """The page around the packed data, and its stats with its size."""
+    template = resources.files(__package__).joinpath("replay.html").read_text(encoding="utf-8")
+    # Split at the data first: base64 never holds "__TITLE__", while a title could hold "__DATA__".
+    head, tail = (part.replace("__TITLE__", html.escape(title)) for part in template.split("__DATA__"))
+    size = len(head.encode()) + len(packed) + len(tail.encode())  # base64 is ASCII: a byte a character
+    return head + packed + tail, PageStats(stats.games, stats.positions, stats.distinct_lines, stats.json_bytes, size)
 
 
 def replay_page(games: Iterable[RecordedGame], title: str = "Dragon Castle games") -> tuple[str, PageStats]:
-    """The HTML page stepping through ``games``, and what it holds."""
-    lines = _Lines()
-    per_game = [_game_data(rec, lines) for rec in games]
-    if not per_game:
-        raise ReplayError("no games to show")
-    table, place = lines.sorted()
-    for g in per_game:
-        frames = [[place[i] for i in f] for f in g["frames"]]
-        g["frames"] = frames[:1] + [_edit(a, b) for a, b in zip(frames, frames[1:])]
-    data = {"lines": table, "games": per_game}
-    packed, json_bytes = _pack(data)
-    template = resources.files(__package__).joinpath("replay.html").read_text(encoding="utf-8")
-    # The data first: base64 never holds "__TITLE__", while a title could hold "__DATA__".
-    page = template.replace("__DATA__", packed).replace("__TITLE__", html.escape(title))
-    positions = sum(len(g["frames"]) for g in per_game)
-    return page, PageStats(len(per_game), positions, len(table), json_bytes, len(page.encode()))
+    """The HTML page stepping through ``games``, and what it holds. ``games``
+    may be an iterator (:func:`iter_games`): each is read, drawn and packed
+    before the next."""
+    packed, stats = _pack(games)
+    return _html(packed, title, stats)
 
 
 def write_replay(source: str | Path, out: str | Path, game: int | None = None) -> PageStats:
     """Write the page for the games of ``source`` (``game``: only that one) to
-    ``out``. Raises :class:`ReplayError` on a file or record it cannot use."""
-    games = read_games(source, game)
-    title = f"{Path(source).name}" + (f", game {game}" if game is not None else f": {len(games)} game(s)")
-    page, stats = replay_page(games, title=f"Dragon Castle: {title}")
+    ``out``, whole or not at all. Raises :class:`ReplayError` on a file or
+    record it cannot use."""
+    packed, stats = _pack(iter_games(source, game))
+    title = f"{Path(source).name}" + (f", game {game}" if game is not None else f": {stats.games} game(s)")
+    page, stats = _html(packed, f"Dragon Castle: {title}", stats)
+    tmp = f"{out}.tmp"
     try:
-        Path(out).write_text(page, encoding="utf-8")
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(page)
+        os.replace(tmp, out)
     except OSError as e:
+        with contextlib.suppress(OSError):
+            os.remove(tmp)
         raise ReplayError(f"cannot write {out}: {e}") from None
     return stats
