@@ -8,7 +8,7 @@
 
 use std::sync::atomic::AtomicBool;
 
-use _core::agents::spec::AgentSpec;
+use _core::agents::spec::Agent;
 use _core::batch::play_one;
 use _core::cards::Cards;
 use _core::Setup;
@@ -34,7 +34,7 @@ fn search(args: &[String]) {
     if iterations == 0 || buf.len() < 2 {
         return;
     }
-    let Ok(AgentSpec::Mcts { mut config, eval, .. }) = AgentSpec::parse(&format!("mcts:iterations={iterations}")) else { return };
+    let Ok(Agent::Mcts { mut config, eval, .. }) = Agent::parse(&format!("mcts:iterations={iterations}")) else { return };
     config.seed = 1;
     if let Ok(r) = _core::search::search(&s, &config, &eval) {
         println!("iterations {} best {:?}", r.iterations, r.best);
@@ -60,7 +60,7 @@ fn main() {
     let (mut decisions, mut digest) = (0u64, 0u64);
     for seed in 0..games {
         setup.seed = seed;
-        let o = play_one(&setup, &AgentSpec::Random, &stop).unwrap_or_else(|e| panic!("{}", e.0));
+        let o = play_one(&setup, &Agent::Random, &stop).unwrap_or_else(|e| panic!("{}", e.0));
         decisions += o.decisions as u64;
         // A digest of every outcome: the same seeds must give the same games
         // whatever the core's data structures.

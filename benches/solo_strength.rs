@@ -14,7 +14,7 @@
 use std::io::{BufRead, Write};
 use std::sync::atomic::AtomicBool;
 
-use _core::arena::{play_game, AgentSpec};
+use _core::arena::{play_game, Agent};
 use _core::cards::Cards;
 use _core::Setup;
 
@@ -25,7 +25,7 @@ fn main() {
         std::process::exit(2);
     };
     let cards = rest.first().is_some_and(|a| a == "cards");
-    let agent = AgentSpec::parse(spec).unwrap_or_else(|e| panic!("{e}"));
+    let agent = Agent::parse(spec).unwrap_or_else(|e| panic!("{e}"));
     let (from, to): (u64, u64) = (from.parse().unwrap(), to.parse().unwrap());
     let done: std::collections::HashSet<u64> = std::fs::File::open(out)
         .map(|f| {

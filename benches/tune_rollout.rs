@@ -60,13 +60,13 @@ fn solo_scores(w: &Weights, first: u64, games: u64, iterations: u64, threads: us
             })
             .collect();
     }
-    use _core::arena::{play_game, AgentSpec};
+    use _core::arena::{play_game, Agent};
     use _core::eval::{LeafEval, Rollout, RolloutEval};
     use _core::search::Config;
     use std::sync::atomic::{AtomicU64, Ordering};
     let config = Config { iterations: Some(iterations), ..Config::default() };
     let eval = LeafEval::Rollout(RolloutEval { rollout: Rollout::Policy { epsilon: 0.0, weights: *w }, ..RolloutEval::default() });
-    let agents = [AgentSpec::Mcts { config, eval, reuse: _core::search::DEFAULT_REUSE, exploration: None }];
+    let agents = [Agent::Mcts { config, eval, reuse: _core::search::DEFAULT_REUSE, exploration: None }];
     let stop = std::sync::atomic::AtomicBool::new(false);
     let next = AtomicU64::new(0);
     let mut scores = vec![0u32; games as usize];

@@ -13,7 +13,7 @@ use std::time::Instant;
 use crate::action::{Action, ActionList};
 use crate::agents::spec::{agent_action_until, decision_config, decision_rng, plan_action};
 use crate::plan::pimc;
-pub use crate::agents::spec::AgentSpec;
+pub use crate::agents::spec::{Agent, AgentSpec};
 use crate::error::Error;
 use crate::search::{self, EvalError, MoveStats, SearchResult, Tree, MAX_THREADS};
 use crate::setup::Setup;
@@ -67,7 +67,7 @@ impl DecisionStats {
 /// Play one game: `agents.len()` players (1 is solo against the Dragon of
 /// Ingenuity). When `stop` becomes true the game is abandoned (and returned
 /// unfinished). An error is a network's that stopped a search.
-pub fn play_game(agents: &[AgentSpec], setup: &Setup, stop: &AtomicBool) -> Result<ArenaGame, EvalError> {
+pub fn play_game(agents: &[Agent], setup: &Setup, stop: &AtomicBool) -> Result<ArenaGame, EvalError> {
     play_game_recording(agents, setup, stop, 0)
 }
 
@@ -75,7 +75,7 @@ pub fn play_game(agents: &[AgentSpec], setup: &Setup, stop: &AtomicBool) -> Resu
 /// search decision in [`ArenaGame::search`] (none when 0). Recording reads
 /// the search's result after the decision is timed and changes no draw, so
 /// the game is the same either way.
-pub fn play_game_recording(agents: &[AgentSpec], setup: &Setup, stop: &AtomicBool, top_moves: usize) -> Result<ArenaGame, EvalError> {
+pub fn play_game_recording(agents: &[Agent], setup: &Setup, stop: &AtomicBool, top_moves: usize) -> Result<ArenaGame, EvalError> {
     let n = agents.len();
     let game_seed = setup.seed;
     let Ok(mut s) = (Setup { players: n, ..setup.clone() }).state() else { return Ok(ArenaGame::default()) };
@@ -92,7 +92,7 @@ pub fn play_game_recording(agents: &[AgentSpec], setup: &Setup, stop: &AtomicBoo
         let mut rng = decision_rng(game_seed, seat, out.decisions[seat]);
         let start = Instant::now();
         let (a, found) = match agent {
-            AgentSpec::Mcts { config, eval, reuse, exploration } => {
+            Agent::Mcts { config, eval, reuse, exploration } => {
                 let cfg = decision_config(config, eval, *exploration, &s, &mut rng);
                 // Tree reuse: re-root the seat's last tree along the moves played since.
                 let old = if *reuse { trees[seat].take().and_then(|(mut t, from)| t.advance(&out.actions[from..]).then_some(t)) } else { None };
@@ -102,7 +102,7 @@ pub fn play_game_recording(agents: &[AgentSpec], setup: &Setup, stop: &AtomicBoo
                 }
                 (r.best, Some(r))
             }
-            AgentSpec::Plan { config } => (plan_action(config, &s, &mut rng, &mut plans[seat], Some(stop)).best, None),
+            Agent::Plan { config } => (plan_action(config, &s, &mut rng, &mut plans[seat], Some(stop)).best, None),
             _ => (agent_action_until(agent, &s, &mut rng, &mut buf, Some(stop))?, None),
         };
         out.seconds[seat] += start.elapsed().as_secs_f64();
@@ -127,7 +127,7 @@ pub fn play_game_recording(agents: &[AgentSpec], setup: &Setup, stop: &AtomicBoo
 /// With `top_moves` > 0 every search decision keeps its most visited root
 /// moves ([`play_game_recording`]); the games are the same.
 pub fn run(
-    agents: &[AgentSpec],
+    agents: &[Agent],
     games: usize,
     setup: &Setup,
     threads: usize,
@@ -207,8 +207,8 @@ pub fn run(
 mod tests {
     use super::*;
 
-    fn specs(texts: &[&str]) -> Vec<AgentSpec> {
-        texts.iter().map(|t| AgentSpec::parse(t).unwrap()).collect()
+    fn specs(texts: &[&str]) -> Vec<Agent> {
+        texts.iter().map(|t| Agent::parse(t).unwrap()).collect()
     }
 
     #[test]
@@ -242,7 +242,7 @@ mod tests {
             let mut searched = 0;
             for (a, stats) in g.actions.iter().zip(&g.search) {
                 let seat = s.current_player();
-                let searches = matches!(agents[g.agent_of_seat[seat] as usize], AgentSpec::Mcts { .. });
+                let searches = matches!(agents[g.agent_of_seat[seat] as usize], Agent::Mcts { .. });
                 assert_eq!(stats.is_some(), searches);
                 if let Some(st) = stats {
                     // The move played is the most visited, listed first.

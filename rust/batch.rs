@@ -8,7 +8,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
-use crate::agents::spec::AgentSpec;
+use crate::agents::spec::Agent;
 use crate::arena::play_game;
 use crate::agents::{greedy_action, random_playout};
 use crate::error::Error;
@@ -30,7 +30,7 @@ pub struct Outcome {
 
 /// Play the game of `setup` to the end with `policy` in every seat. An error
 /// is a network's that stopped a search.
-pub fn play_one(setup: &Setup, policy: &AgentSpec, stop: &AtomicBool) -> Result<Outcome, EvalError> {
+pub fn play_one(setup: &Setup, policy: &Agent, stop: &AtomicBool) -> Result<Outcome, EvalError> {
     let players = setup.players;
     if policy.searches() {
         let g = play_game(&vec![policy.clone(); players], setup, stop)?;
@@ -41,14 +41,14 @@ pub fn play_one(setup: &Setup, policy: &AgentSpec, stop: &AtomicBool) -> Result<
     let Ok(mut s) = setup.state() else { return Ok(Outcome::default()) };
     let mut rng = SplitMix64::stream(game_seed, stream::PLAYOUT);
     let mut decisions = 0;
-    if *policy == AgentSpec::Random {
+    if *policy == Agent::Random {
         decisions = random_playout(&mut s, &mut rng);
     }
     loop {
         let a = match policy {
-            AgentSpec::Greedy => greedy_action(&s, &mut rng),
-            AgentSpec::Dragon => s.dragon_action(),
-            AgentSpec::Random | AgentSpec::Mcts { .. } | AgentSpec::Plan { .. } => None, // played above
+            Agent::Greedy => greedy_action(&s, &mut rng),
+            Agent::Dragon => s.dragon_action(),
+            Agent::Random | Agent::Mcts { .. } | Agent::Plan { .. } => None, // played above
         };
         let Some(a) = a else { break };
         s.apply_unchecked(a);
@@ -62,7 +62,7 @@ pub fn play_one(setup: &Setup, policy: &AgentSpec, stop: &AtomicBool) -> Result<
 /// (and its cards drawn) from seed `setup.seed + k`. Setting `stop` ends the
 /// run after the games in hand (the rest of `out` is then left as it was); so
 /// does a network that stops a search, whose error is returned.
-pub fn playouts(setup: &Setup, policy: &AgentSpec, threads: usize, out: &mut [Outcome], stop: &AtomicBool) -> Result<(), Error> {
+pub fn playouts(setup: &Setup, policy: &Agent, threads: usize, out: &mut [Outcome], stop: &AtomicBool) -> Result<(), Error> {
     setup.validate()?;
     if setup.deal.is_some() {
         return Err(Error::Setup("a batch deals each game from its seed; an explicit deal is not allowed".into()));
@@ -112,8 +112,8 @@ mod tests {
         let mut a = vec![Outcome::default(); 37];
         let mut b = a.clone();
         let setup = Setup::new(3, 5).with_cards(crate::cards::Cards::Draw(2), crate::cards::Cards::Draw(2));
-        playouts(&setup, &AgentSpec::Random, 1, &mut a, &AtomicBool::new(false)).unwrap();
-        playouts(&setup, &AgentSpec::Random, 4, &mut b, &AtomicBool::new(false)).unwrap();
+        playouts(&setup, &Agent::Random, 1, &mut a, &AtomicBool::new(false)).unwrap();
+        playouts(&setup, &Agent::Random, 4, &mut b, &AtomicBool::new(false)).unwrap();
         assert_eq!(a, b);
         assert!(a.iter().all(|o| o.decisions > 0 && o.winners != 0));
     }

@@ -12,7 +12,7 @@ use crate::action::{Action, ActionList, NUM_ACTIONS};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::agents::random_action;
-use crate::agents::spec::{agent_action_until, decision_rng, AgentSpec};
+use crate::agents::spec::{agent_action_until, decision_rng, Agent};
 use crate::error::Error;
 use crate::rng::{stream, SplitMix64};
 use crate::search::EvalError;
@@ -108,7 +108,7 @@ pub struct VecEnv {
     setup: Setup,
     seed: u64,
     learner: Option<usize>,
-    opponent: Option<AgentSpec>,
+    opponent: Option<Agent>,
     reward: RewardKind,
     observation: Observation,
     slots: Vec<Slot>,
@@ -151,7 +151,7 @@ impl VecEnv {
         setup: Setup,
         threads: usize,
         learner: Option<usize>,
-        opponent: Option<AgentSpec>,
+        opponent: Option<Agent>,
         reward: RewardKind,
         observation: Observation,
     ) -> Result<VecEnv, Error> {
@@ -263,7 +263,7 @@ impl VecEnv {
     /// allowed, so it is not made to pay for the rollback copy (measured 3.5
     /// times the step itself at 65,537 games).
     pub fn may_be_long(&self, reset: bool) -> bool {
-        self.opponent.as_ref().is_some_and(AgentSpec::searches) || (self.slots.len() > 1 << 16 && (reset || self.opponent.is_some()))
+        self.opponent.as_ref().is_some_and(Agent::searches) || (self.slots.len() > 1 << 16 && (reset || self.opponent.is_some()))
     }
 
     /// The games as they stand, to roll a stopped step back.

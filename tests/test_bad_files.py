@@ -32,8 +32,11 @@ def load_refused(path: str, match: str) -> None:
     """Every way of naming a weights file refuses ``path`` with ``match``."""
     with pytest.raises(ValueError, match=match):
         _core.Network.load(path)
+    # Making the agent, or parsing its spec, opens nothing: the file is read at its first run.
+    agent = MCTSAgent(iterations=10, model=path)
+    assert dc.agents.from_spec(f"mcts:iterations=5,model={path}").spec == f"mcts:iterations=5,model={path}"
     with pytest.raises(ValueError, match=match):
-        MCTSAgent(iterations=10, model=path)
+        agent.search(dc.Game(players=1, seed=1))
     with pytest.raises(ValueError, match=match):
         dc.arena([f"mcts:iterations=5,model={path}", "greedy"], 1)
 

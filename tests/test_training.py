@@ -78,7 +78,7 @@ def test_weights_round_trip_and_refuse_a_mismatched_header(model, tmp_path):
         with pytest.raises(ValueError, match=message):
             _core.Network.load(str(bad))
         with pytest.raises(ValueError, match=message):
-            MCTSAgent(iterations=10, model=str(bad))
+            MCTSAgent(iterations=10, model=str(bad)).search(dc.Game(players=1, seed=1))
         with pytest.raises(ValueError, match=message):
             dc.arena([f"mcts:iterations=5,model={bad}", "greedy"], 1)
     (tmp_path / "short.dcnet").write_bytes(raw[:-8])

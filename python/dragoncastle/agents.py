@@ -165,9 +165,11 @@ class MCTSAgent:
     A search that learns (``docs/search.md``, ``docs/training.md``):
     ``model`` is the path of a weights file written by ``dragoncastle
     train`` (or ``"builtin"``, the network shipped in the package): the
-    network is evaluated in Rust inside the search, no Python per leaf; a
-    file made for another observation version or action space raises
-    ``ValueError``, and so does a search with weights trained on solo games
+    network is evaluated in Rust inside the search, no Python per leaf. The
+    file is opened at the agent's first search (making the agent, or reading
+    its spec, opens nothing): one that is missing, damaged, or made for
+    another observation version or action space raises ``ValueError`` then,
+    and so does a search with weights trained on solo games
     in a game with rivals, or the other way round (the header says which); ``priors=False`` keeps the rollout search's selection
     (UCB1, heuristic widening) and uses the network's values only, mixed with
     rollouts at ``rollout_weight``; ``cutoff=d`` values a leaf with the network

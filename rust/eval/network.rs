@@ -695,7 +695,7 @@ mod tests {
                 assert!(e.0.contains("\"huge.dcnet\"") && e.0.contains("inf"), "{}", e.0);
             }
         }
-        let spec = crate::arena::AgentSpec::Mcts {
+        let spec = crate::arena::Agent::Mcts {
             config: cfg,
             eval: crate::eval::LeafEval::Network(NetworkEval::new(net, RolloutEval::default(), None, None, None)),
             reuse: true,
@@ -703,7 +703,7 @@ mod tests {
         };
         let (stop, done) = (std::sync::atomic::AtomicBool::new(false), std::sync::atomic::AtomicUsize::new(0));
         let setup = crate::setup::Setup::new(2, 1);
-        let arena = crate::arena::run(&[spec.clone(), crate::arena::AgentSpec::Greedy], 3, &setup, 2, &done, &stop, 0);
+        let arena = crate::arena::run(&[spec.clone(), crate::arena::Agent::Greedy], 3, &setup, 2, &done, &stop, 0);
         assert!(matches!(arena, Err(crate::error::Error::Eval(ref m)) if m.contains("huge.dcnet")), "{arena:?}");
         let mut out = vec![Default::default(); 3];
         let batch = crate::batch::playouts(&setup, &spec, 2, &mut out, &stop);
@@ -712,9 +712,9 @@ mod tests {
         assert!(selfplay.is_err());
     }
 
-    fn spec_eval(spec: &crate::arena::AgentSpec) -> crate::eval::LeafEval {
+    fn spec_eval(spec: &crate::arena::Agent) -> crate::eval::LeafEval {
         match spec {
-            crate::arena::AgentSpec::Mcts { eval, .. } => eval.clone(),
+            crate::arena::Agent::Mcts { eval, .. } => eval.clone(),
             _ => unreachable!(),
         }
     }

@@ -86,6 +86,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(playouts, m)?)?;
     m.add_class::<search::PyMcts>()?;
     m.add_function(wrap_pyfunction!(search::agent_spec, m)?)?;
+    m.add_function(wrap_pyfunction!(search::agent_spec_text, m)?)?;
     m.add_function(wrap_pyfunction!(runner::agent_text, m)?)?;
     m.add_function(wrap_pyfunction!(runner::check_run, m)?)?;
     m.add_function(wrap_pyfunction!(search::arena, m)?)?;

@@ -9,7 +9,7 @@ use pyo3::prelude::*;
 use super::search::interruptible;
 use super::{action_obj, setup_err, PyAction, PyGame};
 use crate::action::Action as CoreAction;
-use crate::agents::spec::{plan_action, AgentSpec};
+use crate::agents::spec::{plan_action, Agent};
 use crate::plan::pimc;
 use crate::rng::SplitMix64;
 
@@ -33,8 +33,8 @@ type PlanTuple = (Option<Py<PyAction>>, Vec<(Py<PyAction>, u32, f64, u32, f64)>,
 impl PyPlanner {
     #[new]
     fn new(spec: &str) -> PyResult<Self> {
-        match AgentSpec::parse(spec).map_err(setup_err)? {
-            AgentSpec::Plan { config } => Ok(PyPlanner { cfg: config, memory: None }),
+        match Agent::parse(spec).map_err(setup_err)? {
+            Agent::Plan { config } => Ok(PyPlanner { cfg: config, memory: None }),
             _ => Err(PyValueError::new_err(format!("{spec:?} is not a plan spec"))),
         }
     }
@@ -50,7 +50,7 @@ impl PyPlanner {
         if state.is_over() {
             return Err(PyValueError::new_err("the game is over: there is nothing to plan"));
         }
-        AgentSpec::Plan { config: slf.borrow().cfg }.check_players(state.players()).map_err(PyValueError::new_err)?;
+        Agent::Plan { config: slf.borrow().cfg }.check_players(state.players()).map_err(PyValueError::new_err)?;
         let (cfg, mut memory) = {
             let mut me = slf.borrow_mut();
             // The memory serves the next decision of the same game only.

@@ -8,7 +8,7 @@ use pyo3::exceptions::{PyAttributeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
 use super::{cards_arg, layout_arg, setup_err, to_py_err, PyRules};
-use crate::agents::spec::AgentSpec;
+use crate::agents::spec::Agent;
 use crate::setup::Setup;
 use crate::state::Rules as CoreRules;
 
@@ -38,8 +38,8 @@ pub(crate) fn agent_text(agent: &Bound<'_, PyAny>) -> PyResult<String> {
 }
 
 /// An agent in either spelling, parsed.
-pub(crate) fn agent_arg(agent: &Bound<'_, PyAny>) -> PyResult<AgentSpec> {
-    AgentSpec::parse(&agent_text(agent)?).map_err(setup_err)
+pub(crate) fn agent_arg(agent: &Bound<'_, PyAny>) -> PyResult<Agent> {
+    Agent::parse(&agent_text(agent)?).map_err(setup_err)
 }
 
 /// The number of games of a run: at least one.
@@ -134,7 +134,7 @@ pub(crate) fn check_run(
 }
 
 /// Every agent can play this table (a network made for solo refuses rivals).
-pub(crate) fn check_seats(agents: &[AgentSpec], players: usize) -> PyResult<()> {
+pub(crate) fn check_seats(agents: &[Agent], players: usize) -> PyResult<()> {
     agents
         .iter()
         .try_for_each(|a| a.check_players(players).map_err(PyValueError::new_err))

@@ -33,6 +33,9 @@ use crate::state::State;
 pub struct PyMcts {
     cfg: Config,
     eval: AgentEval,
+    /// A model not opened yet: it is, and checked, when the agent first runs
+    /// (`PyMcts::ready`), as for a spec.
+    pending: Option<(String, RolloutEval, Option<bool>, Option<f64>, Option<u32>)>,
     /// The exploration constant given by the user; None picks the default for
     /// the game searched (solo or not), the reward and the evaluator.
     exploration: Option<f64>,
@@ -59,6 +62,17 @@ type SearchTuple = (
 
 #[pymethods]
 impl PyMcts {
+    /// Open the model named at construction, once: a file that is missing
+    /// or bad raises `ValueError` here, at the agent's first run.
+    fn ready(&mut self) -> PyResult<()> {
+        if let Some((name, roll, priors, rollout_weight, cutoff)) = &self.pending {
+            let net = Arc::new(load_model(name).map_err(PyValueError::new_err)?);
+            self.eval = AgentEval::Leaf(LeafEval::Network(NetworkEval::new(net, *roll, *priors, *rollout_weight, *cutoff)));
+            self.pending = None;
+        }
+        Ok(())
+    }
+
     #[new]
     // Defaults left out (None) are those of the spec parser: `Config::default()`
     // and `RolloutEval::default()`.
@@ -152,23 +166,7 @@ impl PyMcts {
         if cutoff.is_some() && model.is_none() {
             return Err(PyValueError::new_err("cutoff needs a model"));
         }
-        if let Some(name) = model {
-            let net = Arc::new(load_model(name).map_err(PyValueError::new_err)?);
-            let eval = AgentEval::Leaf(LeafEval::Network(NetworkEval::new(
-                net,
-                roll,
-                priors,
-                rollout_weight,
-                cutoff,
-            )));
-            return Ok(PyMcts {
-                cfg,
-                eval,
-                exploration,
-                reuse: reuse_tree,
-                tree: None,
-            });
-        }
+        let pending = model.map(|name| (name.to_string(), roll, priors, rollout_weight, cutoff));
         let eval = match evaluator {
             None => AgentEval::Leaf(LeafEval::Rollout(roll)),
             Some(net) => match rollout_weight.unwrap_or(0.0) {
@@ -179,6 +177,7 @@ impl PyMcts {
         Ok(PyMcts {
             cfg,
             eval,
+            pending,
             exploration,
             reuse: reuse_tree,
             tree: None,
@@ -207,6 +206,7 @@ impl PyMcts {
         }
         let (cfg, reuse, old, eval) = {
             let mut me = slf.borrow_mut();
+            me.ready()?;
             let mut cfg = me.cfg;
             cfg.seed = seed;
             cfg.exploration = me.exploration_for(&state);
@@ -387,6 +387,7 @@ pub fn selfplay<'py>(
     let players = players as usize;
     runner::check_seeds(seed, n_games)?;
     let setup = runner::table(players, seed, spirits, dragons, layout, rules)?;
+    agent.borrow_mut().ready()?;
     agent.borrow().eval.check_players(players)?;
     let threads = runner::threads_arg(threads)?;
     let children = children.map(|(min_share, max)| crate::selfplay::Children { min_share, max });
@@ -496,38 +497,23 @@ pub fn agent_spec<'py>(py: Python<'py>, text: &str) -> PyResult<(String, Bound<'
         AgentSpec::Random => "random",
         AgentSpec::Greedy => "greedy",
         AgentSpec::Dragon => "dragon",
-        AgentSpec::Mcts {
-            config: c,
-            eval,
-            reuse,
-            exploration,
-        } => {
+        AgentSpec::Mcts(m) => {
+            let c = m.config;
             d.set_item("iterations", c.iterations)?;
             d.set_item("time_limit", c.time_limit)?;
             d.set_item("threads", c.threads)?;
-            d.set_item("exploration", exploration)?;
-            let eval = match eval {
-                LeafEval::Rollout(r) => r,
-                LeafEval::Network(n) => {
-                    d.set_item("model", &n.net.source)?;
-                    d.set_item("rollout_weight", n.rollout_weight)?;
-                    d.set_item("priors", n.priors)?;
-                    d.set_item("cutoff", n.cutoff)?;
-                    n.rollout
-                }
-            };
-            d.set_item("reward", eval.reward.name())?;
-            let (rollout, epsilon) = eval.rollout.name();
+            d.set_item("exploration", m.exploration)?;
+            d.set_item("model", m.model)?;
+            d.set_item("rollout_weight", m.rollout_weight)?;
+            d.set_item("priors", m.priors)?;
+            d.set_item("cutoff", m.cutoff)?;
+            d.set_item("reward", m.rollout.reward.name())?;
+            let (rollout, epsilon) = m.rollout.rollout.name();
             d.set_item("rollout", rollout)?;
             // Stored as f32: give back the number written (0.1, not 0.10000000149).
-            d.set_item(
-                "epsilon",
-                format!("{epsilon}")
-                    .parse::<f64>()
-                    .unwrap_or(epsilon as f64),
-            )?;
-            d.set_item("rollout_depth", eval.depth)?;
-            d.set_item("reuse_tree", reuse)?;
+            d.set_item("epsilon", format!("{epsilon}").parse::<f64>().unwrap_or(epsilon as f64))?;
+            d.set_item("rollout_depth", m.rollout.depth)?;
+            d.set_item("reuse_tree", m.reuse)?;
             d.set_item("reuse_weight", c.reuse_weight)?;
             d.set_item("max_nodes", c.max_nodes)?;
             d.set_item("widening", c.widening)?;
@@ -536,7 +522,7 @@ pub fn agent_spec<'py>(py: Python<'py>, text: &str) -> PyResult<(String, Bound<'
             d.set_item("temperature", c.temperature)?;
             "mcts"
         }
-        AgentSpec::Plan { config: c } => {
+        AgentSpec::Plan(c) => {
             d.set_item("time_limit", c.time_limit)?;
             d.set_item("playouts", c.playouts)?;
             d.set_item("threads", c.threads)?;
@@ -553,6 +539,13 @@ pub fn agent_spec<'py>(py: Python<'py>, text: &str) -> PyResult<(String, Bound<'
         }
     };
     Ok((name.into(), d))
+}
+
+/// The canonical text of an agent spec: its settings that differ from the
+/// defaults, each under its one name (``"mcts:time_limit=1"`` → ``"mcts:time=1"``).
+#[pyfunction]
+pub fn agent_spec_text(text: &str) -> PyResult<String> {
+    AgentSpec::parse(text).map(|s| s.to_string()).map_err(setup_err)
 }
 
 /// Play ``n_games`` games between built-in agents (specs) in Rust threads with
