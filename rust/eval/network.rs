@@ -403,7 +403,7 @@ fn file_kind(t: &std::fs::FileType) -> &'static str {
     if t.is_dir() {
         "a directory"
     } else {
-        "not a regular file"
+        "of another kind"
     }
 }
 

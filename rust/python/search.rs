@@ -708,7 +708,8 @@ fn interruptible_watched<'py, T: Send>(
             let period_ended = wait(until);
             // Read before looking for Ctrl-C: a request made later may follow a signal this look misses.
             let ticket = watch.map_or(0, |w| w.asked());
-            let ticked = if period_ended {
+            // The progress callback: each period, and once more at the end (short runs report too).
+            let ticked = if period_ended || finished.load(Ordering::Acquire) {
                 until = std::time::Instant::now() + period;
                 tick(py)
             } else {
