@@ -128,8 +128,8 @@ def test_an_overflowing_network_stops_the_arena_selfplay_playouts_and_vecenv(ove
     with pytest.raises(ValueError, match="overflow.dcnet"):
         dc.selfplay(MCTSAgent(iterations=20, model=overflowing), 2, threads=2)
     with pytest.raises(ValueError, match="overflow.dcnet"):
-        dc.playouts(2, players=2, agent=spec, threads=2)
-    env = dc.VecEnv(2, players=2, seed=0, opponent=spec, learner=0)
+        dc.playouts(spec, 2, players=2, threads=2)
+    env = dc.VecEnv(2, players=2, seed=0, opponents=spec, learner=0)
     env.reset()  # the learner moves first, and may decide several times before the opponent
     with pytest.raises(ValueError, match="overflow.dcnet"):
         for _ in range(20):

@@ -152,10 +152,14 @@ def test_a_network_is_searched_as_it_was_trained_unless_told_otherwise(model, tm
     plain, siblings = str(tmp_path / "plain.dcnet"), str(tmp_path / "siblings.dcnet")
     model.to_network({"command": "test"}).save(plain)
     model.to_network({"command": "test", "config": {"priors": 0, "rollout_weight": 0.5}}).save(siblings)
+    # A spec says what it was given (None: as trained; parsing opens no file).
     used = lambda spec: tuple(_core.agent_spec(spec)[1][k] for k in ("priors", "rollout_weight"))  # noqa: E731
-    assert used(f"mcts:model={plain}") == (True, 0.0)
-    assert used(f"mcts:model={siblings}") == (False, 0.5)
+    assert used(f"mcts:model={siblings}") == (None, None)
     assert used(f"mcts:model={siblings},priors=on,rollout_weight=0") == (True, 0.0)
+    one = dc.Game(players=1, seed=2)
+    plain_left_out = MCTSAgent(iterations=40, seed=3, model=plain).search(one)
+    plain_given = MCTSAgent(iterations=40, seed=3, model=plain, priors=True, rollout_weight=0.0).search(one)
+    assert plain_left_out.values == plain_given.values
     g = dc.Game(players=1, seed=2)
     # Same seed, same search: left out equals the trained settings given.
     a = MCTSAgent(iterations=60, seed=3, model=siblings).search(g)
@@ -400,11 +404,12 @@ def test_the_shipped_network_loads_with_its_recipe():
     assert header["training"]["config"]["seed"] == 4_000_000 and header["hidden"] == 64
     # Searched as it was trained: the rollout search's selection, half rollouts.
     spec = _core.agent_spec("mcts:iterations=50,model=builtin")[1]
-    assert (spec["model"], spec["priors"], spec["rollout_weight"]) == ("builtin", False, 0.5)
+    assert (spec["model"], spec["priors"], spec["rollout_weight"]) == ("builtin", None, None)
     g = dc.Game(players=1, seed=3)
     a = dc.agents.from_spec("mcts:iterations=50,model=builtin", seed=1).search(g)
     b = MCTSAgent(iterations=50, seed=1, model="builtin").search(g)
-    assert a.values == b.values and a.iterations == 50
+    recipe = MCTSAgent(iterations=50, seed=1, model="builtin", priors=False, rollout_weight=0.5).search(g)
+    assert a.values == b.values == recipe.values and a.iterations == 50
 
 
 def shipped_against_rollouts(first: int, deals: int) -> tuple[float, float]:

@@ -42,6 +42,7 @@ __all__ = [
     "playouts",
     "agent_spec",
     "agent_text",
+    "agent_spec_text",
     "check_run",
     "arena",
     "selfplay",
@@ -690,6 +691,10 @@ class Planner:
     def reset(self) -> None:
         """Forget the warm policy and the kept plan."""
 
+def agent_spec_text(text: str) -> str:
+    """The canonical text of an agent spec: its settings that differ from the
+    defaults, each under its one name (``"mcts:time_limit=1"`` → ``"mcts:time=1"``).
+    """
 def agent_text(agent: Any) -> str:
     """An agent's spec text: the text itself, or a built-in agent's ``spec``
     (``MCTSAgent(iterations=50)`` → ``"mcts:iterations=50"``). An agent

@@ -62,17 +62,6 @@ type SearchTuple = (
 
 #[pymethods]
 impl PyMcts {
-    /// Open the model named at construction, once: a file that is missing
-    /// or bad raises `ValueError` here, at the agent's first run.
-    fn ready(&mut self) -> PyResult<()> {
-        if let Some((name, roll, priors, rollout_weight, cutoff)) = &self.pending {
-            let net = Arc::new(load_model(name).map_err(PyValueError::new_err)?);
-            self.eval = AgentEval::Leaf(LeafEval::Network(NetworkEval::new(net, *roll, *priors, *rollout_weight, *cutoff)));
-            self.pending = None;
-        }
-        Ok(())
-    }
-
     #[new]
     // Defaults left out (None) are those of the spec parser: `Config::default()`
     // and `RolloutEval::default()`.
@@ -260,6 +249,17 @@ impl PyMcts {
 pub const DEFAULT_BATCH: usize = 16;
 
 impl PyMcts {
+    /// Open the model named at construction, once: a file that is missing
+    /// or bad raises `ValueError` here, at the agent's first run.
+    fn ready(&mut self) -> PyResult<()> {
+        if let Some((name, roll, priors, rollout_weight, cutoff)) = &self.pending {
+            let net = Arc::new(load_model(name).map_err(PyValueError::new_err)?);
+            self.eval = AgentEval::Leaf(LeafEval::Network(NetworkEval::new(net, *roll, *priors, *rollout_weight, *cutoff)));
+            self.pending = None;
+        }
+        Ok(())
+    }
+
     /// The exploration constant of a search of `s`: the user's, else the
     /// default for the game (solo or not), the reward and the evaluator.
     fn exploration_for(&self, s: &crate::state::State) -> f64 {
