@@ -111,15 +111,7 @@ class TrainConfig:
         (``noise``, ``temperature``) are checked by the search."""
         if not isinstance(self.directory, str) or not self.directory:
             raise ValueError(f"directory must be a path; got {self.directory!r}")
-        for name, (low, high) in WHOLE_BOUNDS.items():
-            v = getattr(self, name)
-            if type(v) is not int or not low <= v <= high:
-                raise ValueError(f"{name} must be a whole number from {low} to {high}; got {v!r}")
-        for name, (low, high, open_low) in REAL_BOUNDS.items():
-            v = getattr(self, name)
-            if type(v) not in (int, float) or not math.isfinite(v) or not (low < v if open_low else low <= v) or v > high:
-                bound = (f"> {low}" if open_low else f">= {low}") + (f" and <= {high}" if math.isfinite(high) else "")
-                raise ValueError(f"{name} must be a finite number {bound}; got {v!r}")
+        _check_bounds(self)
         if self.threads is not None and (type(self.threads) is not int or self.threads < 1):
             raise ValueError(f"threads must be a whole number >= 1 or None; got {self.threads!r}")
         if self.targets not in ("visits", "siblings"):
@@ -128,11 +120,24 @@ class TrainConfig:
             raise ValueError("sibling targets need self-play that records children (children_share > 0)")
         if self.ray is not None and (not isinstance(self.ray, str) or not self.ray.strip()):
             raise ValueError(f"ray is 'local', 'auto' or a cluster address; got {self.ray!r}")
+        noise: Any = None if self.noise is None else tuple(self.noise)
         try:
-            _core.MCTS(self.iterations, None, 1, noise=None if self.noise is None else tuple(self.noise),
-                       temperature=self.temperature)
+            _core.MCTS(self.iterations, None, 1, noise=noise, temperature=self.temperature)
         except (TypeError, ValueError) as e:
             raise ValueError(f"noise or temperature: {e}") from None
+
+
+def _check_bounds(cfg: TrainConfig) -> None:
+    """The numbers of ``cfg`` within ``WHOLE_BOUNDS`` and ``REAL_BOUNDS``."""
+    for name, (low, high) in WHOLE_BOUNDS.items():
+        v = getattr(cfg, name)
+        if type(v) is not int or not low <= v <= high:
+            raise ValueError(f"{name} must be a whole number from {low} to {high}; got {v!r}")
+    for name, (lo, hi, open_low) in REAL_BOUNDS.items():
+        x = getattr(cfg, name)
+        if type(x) not in (int, float) or not math.isfinite(x) or not (lo < x if open_low else lo <= x) or x > hi:
+            bound = (f"> {lo}" if open_low else f">= {lo}") + (f" and <= {hi}" if math.isfinite(hi) else "")
+            raise ValueError(f"{name} must be a finite number {bound}; got {x!r}")
 
 
 #: Largest hidden layers: 4096 x 9485 input features is 155 MB of float32 for the
