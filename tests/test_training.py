@@ -460,3 +460,105 @@ def test_the_train_command_takes_ray_like_the_arena(monkeypatch, tmp_path):
     for extra, ray in (([], None), (["--ray"], "local"), (["--ray", "auto"], "auto"), (["--ray", "head:6379"], "head:6379")):
         assert module.main(base + extra) == 0
         assert seen[-1].ray == ray and seen[-1].games == 2
+
+
+# ---- bad settings and damaged run directories (issue 38)
+
+def tiny(directory, **kw) -> TrainConfig:
+    settings = dict(players=1, generations=1, games=2, iterations=10, gate_games=1, gate_iterations=10, hidden=8,
+                    hidden2=4, epochs=1, threads=1)
+    return TrainConfig(directory=str(directory), **(settings | kw))
+
+
+@pytest.mark.parametrize("field, value", [
+    ("learning_rate", float("nan")), ("learning_rate", float("inf")), ("learning_rate", -1e-3), ("learning_rate", 0.0),
+    ("hidden", 100_000), ("hidden2", 0), ("players", 5), ("batch", True), ("value_weight", float("nan")),
+    ("q_weight", 2.0), ("decay", -1.0), ("games", 0), ("seed", -1), ("threads", 0), ("targets", "values"),
+    ("noise", (0.3, 2.0)), ("temperature", -1.0), ("priors", 2), ("spirits", 11), ("generations", 1.5),
+])
+def test_bad_settings_are_refused_before_any_work(tmp_path, field, value):
+    cfg = tiny(tmp_path / "run", **{field: value})
+    with pytest.raises(ValueError, match=field) as e:
+        train(cfg, log=lambda s: None)
+    assert "\n" not in str(e.value)
+    assert not (tmp_path / "run").exists()
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--learning-rate", "nan"], "learning_rate must be a finite number > 0.0"),
+    (["--learning-rate", "-0.001"], "learning_rate must be a finite number > 0.0"),
+    (["--hidden", "100000"], "hidden must be a whole number from 1 to 4096"),
+])
+def test_the_train_command_refuses_bad_settings_at_once(tmp_path, args, message):
+    r = subprocess.run([sys.executable, "-m", "dragoncastle", "train", "--dir", str(tmp_path / "r"), *args],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode != 0 and "Traceback" not in r.stderr, r.stderr
+    assert r.stderr == f"dragoncastle train: {message}" + r.stderr.split(message, 1)[1] and r.stderr.count("\n") == 1
+    assert not (tmp_path / "r").exists()
+
+
+@pytest.fixture(scope="module")
+def finished_run(tmp_path_factory):
+    """A run of one tiny generation, to damage copies of."""
+    directory = tmp_path_factory.mktemp("train") / "run"
+    train(tiny(directory), log=lambda s: None)
+    return directory
+
+
+def _damage_state(text):
+    return lambda run: (run / "state.json").write_text(text)
+
+
+def _edit_state(**fields):
+    def damage(run):
+        state = json.loads((run / "state.json").read_text())
+        (run / "state.json").write_text(json.dumps(state | fields))
+    return damage
+
+
+def _edit_chunk(change):
+    def damage(run):
+        path = run / "data000-000.npz"
+        with np.load(path) as z:
+            arrays = {k: z[k] for k in z.files}
+        change(arrays)
+        np.savez(path, **arrays)
+    return damage
+
+
+@pytest.mark.parametrize("damage, where, message", [
+    (_damage_state(""), "state.json", "not a training state (not JSON"),
+    (_damage_state("\x00garbage{"), "state.json", "not a training state (not JSON"),
+    (_damage_state("{}"), "state.json", "generation should be a whole number"),
+    (_damage_state("[1, 2]"), "state.json", "not a training state"),
+    (_edit_state(generation="1"), "state.json", "generation should be"),
+    (_edit_state(generation=-1), "state.json", "generation should be"),
+    (_edit_state(best=7), "state.json", "best should be null or an existing weights file"),
+    (_edit_state(best="/no/such/gen001.dcnet"), "state.json", "best should be"),
+    (_edit_state(best_strength=True), "state.json", "best_strength should be"),
+    (_edit_state(seconds=-1), "state.json", "seconds should be"),
+    (_edit_state(layout=[1]), "state.json", "layout should be an object"),
+    (_edit_state(best=None, best_strength=None), "state.json", "do not go together"),
+    (lambda run: (run / "data000-000.npz").write_bytes(b"garbage"), "data000-000.npz", "not a data file"),
+    (lambda run: (run / "data000-000.npz").unlink(), "data000-000.npz", "missing"),
+    (_edit_chunk(lambda a: a.pop("masks")), "data000-000.npz", "no array masks"),
+    (_edit_chunk(lambda a: a.update(to_move=a["to_move"][:, None].repeat(2, 1))), "data000-000.npz", "to_move is"),
+    (_edit_chunk(lambda a: a.update(masks=a["masks"][:-1])), "data000-000.npz", "masks is"),
+    (_edit_chunk(lambda a: a.update(observations=a["observations"].astype(np.float32))), "data000-000.npz",
+     "observations is float32"),
+    (_edit_chunk(lambda a: a["returns"].__setitem__(0, np.nan)), "data000-000.npz", "returns holds NaN"),
+    (_edit_chunk(lambda a: a["policy_cols"].__setitem__(0, 5000)), "data000-000.npz", "policy_cols holds values outside"),
+], ids=["state-empty", "state-garbage", "state-{}", "state-list", "generation-string", "generation-negative",
+        "best-number", "best-missing", "best-strength-bool", "seconds-negative", "layout-list", "best-none",
+        "chunk-garbage", "chunk-missing", "chunk-no-masks", "chunk-to-move-2d", "chunk-masks-short",
+        "chunk-observations-float", "chunk-returns-nan", "chunk-policy-col-out-of-range"])
+def test_a_damaged_run_directory_names_the_file_and_field(finished_run, tmp_path, damage, where, message):
+    import shutil
+
+    run = tmp_path / "run"
+    shutil.copytree(finished_run, run)
+    damage(run)
+    with pytest.raises(ValueError) as e:
+        train(tiny(run, generations=2), log=lambda s: None)
+    text = str(e.value)
+    assert "\n" not in text and str(run / where) in text and message in text, text

@@ -102,6 +102,66 @@ class TrainConfig:
     command: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
 
+    def check(self) -> None:
+        """Refuse settings that cannot train, before any game is played: a
+        ``ValueError`` naming the first bad field. The bounds are
+        ``WHOLE_BOUNDS`` and ``REAL_BOUNDS`` (hidden sizes at most
+        ``MAX_HIDDEN``: the weights, their gradients and Adam's moments are
+        held in memory several times over); the search's own settings
+        (``noise``, ``temperature``) are checked by the search."""
+        if not isinstance(self.directory, str) or not self.directory:
+            raise ValueError(f"directory must be a path; got {self.directory!r}")
+        _check_bounds(self)
+        if self.threads is not None and (type(self.threads) is not int or self.threads < 1):
+            raise ValueError(f"threads must be a whole number >= 1 or None; got {self.threads!r}")
+        if self.targets not in ("visits", "siblings"):
+            raise ValueError(f"targets is 'visits' or 'siblings'; got {self.targets!r}")
+        if self.targets == "siblings" and self.children_share <= 0:
+            raise ValueError("sibling targets need self-play that records children (children_share > 0)")
+        if self.ray is not None and (not isinstance(self.ray, str) or not self.ray.strip()):
+            raise ValueError(f"ray is 'local', 'auto' or a cluster address; got {self.ray!r}")
+        noise: Any = None if self.noise is None else tuple(self.noise)
+        try:
+            _core.MCTS(self.iterations, None, 1, noise=noise, temperature=self.temperature)
+        except (TypeError, ValueError) as e:
+            raise ValueError(f"noise or temperature: {e}") from None
+
+
+def _check_bounds(cfg: TrainConfig) -> None:
+    """The numbers of ``cfg`` within ``WHOLE_BOUNDS`` and ``REAL_BOUNDS``."""
+    for name, (low, high) in WHOLE_BOUNDS.items():
+        v = getattr(cfg, name)
+        if type(v) is not int or not low <= v <= high:
+            raise ValueError(f"{name} must be a whole number from {low} to {high}; got {v!r}")
+    for name, (lo, hi, open_low) in REAL_BOUNDS.items():
+        x = getattr(cfg, name)
+        if type(x) not in (int, float) or not math.isfinite(x) or not (lo < x if open_low else lo <= x) or x > hi:
+            bound = (f"> {lo}" if open_low else f">= {lo}") + (f" and <= {hi}" if math.isfinite(hi) else "")
+            raise ValueError(f"{name} must be a finite number {bound}; got {x!r}")
+
+
+#: Largest hidden layers: 4096 x 9485 input features is 155 MB of float32 for the
+#: first matrix alone, before its gradient and Adam's two moments.
+MAX_HIDDEN = 4096
+#: Largest batch: a batch's dense features (9485 float32 a decision) and policies.
+MAX_BATCH = 16384
+_UNBOUNDED = 2**63 - 1
+#: ``TrainConfig``'s whole-number settings: (lowest, highest).
+WHOLE_BOUNDS: dict[str, tuple[int, int]] = {
+    "players": (1, 4), "generations": (1, _UNBOUNDED), "games": (1, _UNBOUNDED), "iterations": (1, _UNBOUNDED),
+    "gate_games": (1, _UNBOUNDED), "gate_iterations": (1, _UNBOUNDED), "hidden": (1, MAX_HIDDEN),
+    "hidden2": (1, MAX_HIDDEN), "epochs": (1, _UNBOUNDED), "batch": (1, MAX_BATCH), "window": (1, _UNBOUNDED),
+    "priors": (0, 1), "children_max": (1, _UNBOUNDED), "chunk": (1, _UNBOUNDED),
+    "spirits": (0, len(_core.SPIRITS)), "dragons": (0, len(_core.DRAGONS)), "seed": (0, 2**63 - 1),
+}
+#: ``TrainConfig``'s real-number settings: (lowest, highest, lowest excluded). NaN and
+#: infinities are refused: a NaN learning rate trained a whole generation of NaN weights.
+REAL_BOUNDS: dict[str, tuple[float, float, bool]] = {
+    "learning_rate": (0.0, 1.0, True), "value_weight": (0.0, math.inf, False), "q_weight": (0.0, 1.0, False),
+    "rollout_weight": (0.0, 1.0, False), "children_share": (0.0, 1.0, False), "child_weight": (0.0, math.inf, False),
+    "centre_weight": (0.0, math.inf, False), "decay": (0.0, math.inf, False),
+}
+
 
 class Model:
     """The network's arrays as numpy float32, in the Rust file order."""
@@ -517,6 +577,7 @@ def _strength(cfg: TrainConfig, model: str | None, games: int, iterations: int) 
 
 def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> str:
     """Run (or continue) the training of ``cfg``; returns the path of the best weights."""
+    cfg.check()
     os.makedirs(cfg.directory, exist_ok=True)
     state_path = os.path.join(cfg.directory, "state.json")
     # What decides which games a generation's data files hold: a run continued with
@@ -524,26 +585,53 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> str:
     layout = {k: getattr(cfg, k) for k in ("games", "chunk", "players", "spirits", "dragons", "seed")}
     state: dict[str, Any] = {"generation": 0, "best": None, "best_strength": None, "seconds": 0.0, "layout": layout}
     if os.path.exists(state_path):
-        with open(state_path) as f:
-            state = json.load(f)
-        changed = {k: (v, layout[k]) for k, v in state.get("layout", layout).items() if layout.get(k) != v}
+        state = _read_state(state_path)
+        changed = {k: (v, layout.get(k)) for k, v in state["layout"].items() if layout.get(k) != v}
         if changed:
             raise ValueError(f"{cfg.directory} was started with other self-play settings; continue it with the same ones "
                              "or use another directory: " + ", ".join(f"{k} was {a}, now {b}" for k, (a, b) in changed.items()))
         log(f"continuing {cfg.directory} after generation {state['generation']} (best: {state['best']})")
-    if cfg.targets not in ("visits", "siblings"):
-        raise ValueError(f"targets is 'visits' or 'siblings'; got {cfg.targets!r}")
-    if cfg.targets == "siblings" and cfg.children_share <= 0:
-        raise ValueError("sibling targets need self-play that records children (children_share > 0)")
-    if cfg.chunk < 1:
-        raise ValueError(f"chunk must be at least 1; got {cfg.chunk}")
-    if cfg.ray is not None and (not isinstance(cfg.ray, str) or not cfg.ray.strip()):
-        raise ValueError(f"ray is 'local', 'auto' or a cluster address; got {cfg.ray!r}")
     # No Ray is started for a run with nothing left to do.
     address = cfg.ray if state["generation"] < cfg.generations else None
     with distributed.session(address) if address is not None else contextlib.nullcontext():
         _generations(cfg, state, state_path, log)
     return state["best"]
+
+
+#: The most characters read of a state.json (it holds a few short fields).
+MAX_STATE = 1 << 20
+
+_STATE_FIELDS: dict[str, tuple[Callable[[Any], bool], str]] = {
+    "generation": (lambda v: type(v) is int and v >= 0, "a whole number >= 0"),
+    "best": (lambda v: v is None or (isinstance(v, str) and os.path.isfile(v)), "null or an existing weights file"),
+    "best_strength": (lambda v: v is None or (type(v) in (int, float) and math.isfinite(v)), "null or a finite number"),
+    "seconds": (lambda v: type(v) in (int, float) and math.isfinite(v) and v >= 0, "a number of seconds"),
+    "layout": (lambda v: isinstance(v, dict), "an object"),
+}
+
+
+def _read_state(path: str) -> dict[str, Any]:
+    """A run's ``state.json``, read with a bound and checked field by field:
+    ``ValueError`` naming the file and the field otherwise."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read(MAX_STATE + 1)
+        state = json.loads(text) if len(text) <= MAX_STATE else None
+    except (OSError, UnicodeDecodeError) as e:
+        raise ValueError(f"cannot read {path}: {e}") from None
+    except (ValueError, RecursionError) as e:
+        raise ValueError(f"{path}: not a training state (not JSON: {e})") from None
+    if not isinstance(state, dict):
+        raise ValueError(f"{path}: not a training state (a JSON object of at most {MAX_STATE} characters is expected)")
+    state.setdefault("layout", {})  # runs started before the layout was kept have none
+    for name, (ok, what) in _STATE_FIELDS.items():
+        if name not in state or not ok(state[name]):
+            raise ValueError(f"{path}: {name} should be {what}, not {json.dumps(state.get(name))[:80]}")
+    # A network is kept from the first generation on, and its gate result with it.
+    if (state["generation"] == 0) != (state["best"] is None) or (state["best"] is None) != (state["best_strength"] is None):
+        raise ValueError(f"{path}: generation {state['generation']}, best {state['best']!r} and best_strength "
+                         f"{state['best_strength']} do not go together")
+    return state
 
 
 def _generations(cfg: TrainConfig, state: dict[str, Any], state_path: str, log: Callable[[str], None]) -> None:
@@ -552,10 +640,11 @@ def _generations(cfg: TrainConfig, state: dict[str, Any], state_path: str, log: 
     while state["generation"] < cfg.generations:
         g = state["generation"]
         start = time.perf_counter()
+        _check_window_files(cfg, g)
         log(f"generation {g + 1}/{cfg.generations}: self-play, {cfg.games} games at {cfg.iterations} iterations"
             f" ({'rollouts' if state['best'] is None else 'network ' + os.path.basename(state['best'])})")
-        decisions = _selfplay_chunks(cfg, state["best"], g, log)
-        window = _load_window(cfg, g)
+        _selfplay_chunks(cfg, state["best"], g, log)
+        window, decisions = _load_window(cfg, g)
         played = time.perf_counter()
         log(f"  {decisions} decisions; training on {len(window['to_move'])} from the last {min(cfg.window, g + 1)} generation(s)")
         if cfg.targets == "siblings":
@@ -599,13 +688,12 @@ def _generations(cfg: TrainConfig, state: dict[str, Any], state_path: str, log: 
         os.replace(state_path + ".tmp", state_path)
 
 
-def _selfplay_chunks(cfg: TrainConfig, model: str | None, g: int, log: Callable[[str], None]) -> int:
+def _selfplay_chunks(cfg: TrainConfig, model: str | None, g: int, log: Callable[[str], None]) -> None:
     """Generation ``g``'s self-play by the search with the network at ``model``
     (None: the rollout search), ``cfg.chunk`` games per data file; files
     already written (by a run that stopped) are kept. Game ``k`` of the
     generation has seed ``cfg.seed + g * cfg.games + k`` however it is chunked,
-    and wherever it is played (``cfg.ray``). Returns the generation's number
-    of decisions."""
+    and wherever it is played (``cfg.ray``)."""
     chunks = [(c, first, min(cfg.chunk, cfg.games - first)) for c, first in enumerate(range(0, cfg.games, cfg.chunk))]
     paths = [os.path.join(cfg.directory, f"data{g:03d}-{c:03d}.npz") for c, _, _ in chunks]
     missing = [(c, first, n) for c, first, n in chunks if not os.path.exists(paths[c])]
@@ -632,11 +720,6 @@ def _selfplay_chunks(cfg: TrainConfig, model: str | None, g: int, log: Callable[
         except BaseException:
             distributed.cancel(ray, [r for rs in refs.values() for r in rs])
             raise
-    decisions = 0
-    for path in paths:
-        with np.load(path) as z:
-            decisions += len(z["to_move"])
-    return decisions
 
 
 def _selfplay(cfg: TrainConfig, agent: MCTSAgent, n: int, seed: int, threads: int | None) -> dict[str, np.ndarray]:
@@ -675,21 +758,94 @@ def _write_chunk(cfg: TrainConfig, path: str, arrays: dict[str, Any], first: int
         log(f"  games {first + 1}-{first + n} of {cfg.games}: {len(arrays['to_move'])} decisions")
 
 
-def _load_window(cfg: TrainConfig, g: int) -> dict[str, np.ndarray]:
+def _window_paths(cfg: TrainConfig, g: int) -> list[tuple[int, str]]:
+    """The data files of the window that ends with generation ``g``, with the generation of each."""
+    return [(k, os.path.join(cfg.directory, f"data{k:03d}-{c:03d}.npz"))
+            for k in range(max(0, g + 1 - cfg.window), g + 1) for c in range(0, -(-cfg.games // cfg.chunk))]
+
+
+def _check_window_files(cfg: TrainConfig, g: int) -> None:
+    """The earlier generations' data files of ``g``'s window are there, before
+    ``g``'s self-play (which writes only ``g``'s)."""
+    for k, path in _window_paths(cfg, g):
+        if k < g and not os.path.isfile(path):
+            _read_chunk(path, cfg)  # its error names the file
+
+
+def _load_window(cfg: TrainConfig, g: int) -> tuple[dict[str, np.ndarray], int]:
+    """The data of the window that ends with generation ``g``, each file
+    checked (:func:`_read_chunk`), and generation ``g``'s number of decisions."""
     parts = []
-    for k in range(max(0, g + 1 - cfg.window), g + 1):
-        for c in range(0, -(-cfg.games // cfg.chunk)):
-            with np.load(os.path.join(cfg.directory, f"data{k:03d}-{c:03d}.npz")) as z:
-                d = {name: z[name] for name in z.files}
-            if cfg.targets == "siblings":
-                d = {name: d[name] for name in ("to_move", "game", "child_observations", "child_values", "child_rows",
-                                                "child_seats") if name in d}
-            else:
-                policies = np.zeros((len(d["to_move"]), _core.NUM_ACTIONS), np.float32)
-                policies[d.pop("policy_rows"), d.pop("policy_cols")] = d.pop("policy_values")
-                d["policies"] = policies
-            parts.append(d)
-    return _concat(parts)
+    decisions = 0
+    for k, path in _window_paths(cfg, g):
+        d = _read_chunk(path, cfg)
+        decisions += len(d["to_move"]) if k == g else 0
+        if cfg.targets == "siblings":
+            d = {name: d[name] for name in ("to_move", "game", "child_observations", "child_values", "child_rows",
+                                            "child_seats") if name in d}
+        else:
+            policies = np.zeros((len(d["to_move"]), _core.NUM_ACTIONS), np.float32)
+            policies[d.pop("policy_rows"), d.pop("policy_cols")] = d.pop("policy_values")
+            d["policies"] = policies
+        parts.append(d)
+    return _concat(parts), decisions
+
+
+def _chunk_arrays(cfg: TrainConfig) -> dict[str, tuple[str, tuple[int, ...], str]]:
+    """The arrays of a data file (as :func:`_stored` writes them): the rows each
+    has (``n`` decisions, ``m`` children, ``p`` policy entries), the shape
+    after them, and the kinds of numpy type it may have."""
+    obs = (_core.COMPACT_OBSERVATION_SIZE,)
+    return {"to_move": ("n", (), "iu"), "observations": ("n", obs, "u"), "masks": ("n", (_core.NUM_ACTIONS,), "b"),
+            "actions": ("n", (), "iu"), "values": ("n", (), "f"), "returns": ("n", (cfg.players,), "f"),
+            "game": ("n", (), "iu"), "policy_rows": ("p", (), "iu"), "policy_cols": ("p", (), "iu"),
+            "policy_values": ("p", (), "f"), "child_observations": ("m", obs, "u"), "child_rows": ("m", (), "iu"),
+            "child_actions": ("m", (), "iu"), "child_visits": ("m", (), "iu"), "child_values": ("m", (), "f"),
+            "child_seats": ("m", (), "iu")}
+
+
+def _chunk_needs(cfg: TrainConfig) -> tuple[str, ...]:
+    """The arrays the training reads from a data file."""
+    if cfg.targets == "siblings":
+        return ("to_move", "game", "child_observations", "child_values", "child_rows")
+    return ("to_move", "observations", "masks", "returns", "policy_rows", "policy_cols", "policy_values")
+
+
+# Values that index other arrays: (array, what it indexes, bound).
+_INDEX_BOUNDS = (("to_move", "players"), ("policy_rows", "n"), ("policy_cols", "actions"), ("child_rows", "n"),
+                 ("child_seats", "players"))
+
+
+def _read_chunk(path: str, cfg: TrainConfig) -> dict[str, np.ndarray]:
+    """A data file's arrays, checked (present, shaped and typed as
+    :func:`_stored` writes them, indices in range, no NaN where none is
+    written): ``ValueError`` naming the file and the array otherwise."""
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            d = {name: z[name] for name in z.files}
+    except FileNotFoundError:
+        raise ValueError(f"{path}: missing: a data file of the run's window (delete state.json and the gen*.dcnet "
+                         "files to start the run again)") from None
+    except Exception as e:  # numpy and zipfile raise many kinds on a damaged file
+        raise ValueError(f"{path}: not a data file ({type(e).__name__}: {e})") from None
+    rows: dict[str, int] = {}
+    for name, (kind, shape, types) in _chunk_arrays(cfg).items():
+        if name not in d:
+            if name in _chunk_needs(cfg):
+                raise ValueError(f"{path}: no array {name}")
+            continue
+        a = d[name]
+        n = rows.setdefault(kind, a.shape[0] if a.ndim else -1)
+        if a.ndim != 1 + len(shape) or a.shape != (n, *shape) or a.dtype.kind not in types:
+            raise ValueError(f"{path}: {name} is {a.dtype} {a.shape}, not ({kind}, {', '.join(map(str, shape))}) of "
+                             f"{'/'.join(types)} type, as its other arrays say")
+        if name in ("returns", "policy_values", "child_values") and not np.isfinite(a).all():
+            raise ValueError(f"{path}: {name} holds NaN or infinite values")
+    bounds = {"players": cfg.players, "n": rows.get("n", 0), "actions": _core.NUM_ACTIONS}
+    for name, of in _INDEX_BOUNDS:
+        if name in d and len(d[name]) and not (0 <= d[name].min() and d[name].max() < bounds[of]):
+            raise ValueError(f"{path}: {name} holds values outside 0 to {bounds[of] - 1}")
+    return d
 
 
 def _concat(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
@@ -728,18 +884,17 @@ def main(argv: list[str] | None = None) -> int:
                          " belongs to; or a cluster address (docs/distributed.md). The results are a local run's")
     ap.add_argument("--plot", metavar="FILE.png", help="draw the learning curve at the end (needs matplotlib)")
     args = ap.parse_args(argv)
-    if not 1 <= args.players <= 4:
-        raise SystemExit("--players must be 1 to 4")
-    if min(args.generations, args.games, args.iterations, args.gate_games, args.gate_iterations, args.epochs, args.batch, args.window,
-           args.chunk) < 1:
-        raise SystemExit("counts must be at least 1")
     cfg = TrainConfig(directory=args.dir, command="dragoncastle train " + " ".join(argv if argv is not None else sys.argv[2:]),
                       threads=args.threads, ray=args.ray, **{k: getattr(args, k) for k in (
                           "players", "generations", "games", "iterations", "gate_games", "gate_iterations", "hidden", "hidden2",
                           "epochs", "batch", "window", "spirits", "dragons", "seed", "priors", "learning_rate", "value_weight",
                           "q_weight", "rollout_weight", "temperature", "children_share", "children_max", "child_weight",
                           "centre_weight", "targets", "decay", "chunk")})
-    best = train(cfg, log=lambda s: print(s, flush=True))
+    try:
+        # train() checks the settings and the run directory before any game is played.
+        best = train(cfg, log=lambda s: print(s, flush=True))
+    except ValueError as e:
+        raise SystemExit(f"dragoncastle train: {e}") from None
     if args.plot:
         from .plots import plot_training
 
