@@ -7,7 +7,7 @@
 //! which thread plays it, or on how a run is split into shards.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Mutex;
+
 use std::time::Instant;
 
 use crate::action::{Action, ActionList};
@@ -15,7 +15,7 @@ use crate::agents::spec::{agent_action_until, decision_config, decision_rng, pla
 use crate::plan::pimc;
 pub use crate::agents::spec::{Agent, AgentSpec};
 use crate::error::Error;
-use crate::search::{self, EvalError, MoveStats, SearchResult, Tree, MAX_THREADS};
+use crate::search::{self, EvalError, MoveStats, SearchResult, Tree};
 use crate::setup::Setup;
 use crate::state::MAX_PLAYERS;
 
@@ -135,71 +135,19 @@ pub fn run(
     stop: &AtomicBool,
     top_moves: usize,
 ) -> Result<Vec<ArenaGame>, Error> {
-    let seed = setup.seed;
     if !(1..=MAX_PLAYERS).contains(&agents.len()) {
         return Err(Error::Setup(format!("an arena needs 1 to 4 agents; got {}", agents.len())));
-    }
-    if !(1..=MAX_THREADS).contains(&threads) {
-        return Err(Error::Setup(format!("threads must be 1 to {MAX_THREADS}; got {threads}")));
-    }
-    if seed.checked_add(games as u64).is_none() {
-        return Err(Error::Setup(format!("game seeds seed + k must stay below 2**64; seed {seed} with {games} games does not")));
     }
     for agent in agents {
         agent.check_players(agents.len()).map_err(Error::Setup)?;
     }
-    let setup = Setup { players: agents.len(), ..setup.clone() };
-    setup.validate()?;
-    if setup.deal.is_some() {
-        return Err(Error::Setup("an arena deals each game from its seed; an explicit deal is not allowed".into()));
-    }
-    let setup = Setup { layout: Some(setup.layout()), ..setup };
-    let next = AtomicUsize::new(0);
-    let failed: Mutex<Option<EvalError>> = Mutex::new(None);
-    let quit = || stop.load(Ordering::Relaxed) || failed.lock().map(|f| f.is_some()).unwrap_or(true);
-    let threads = threads.min(games.max(1));
-    // Each thread keeps its own games (nothing is allocated up front for the
-    // whole run); they are put back in game order at the end.
-    let mut played: Vec<(usize, ArenaGame)> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut mine = Vec::new();
-                    loop {
-                        if quit() {
-                            return mine;
-                        }
-                        // Games are handed out one at a time so long MCTS games balance out.
-                        let k = next.fetch_add(1, Ordering::Relaxed);
-                        if k >= games {
-                            return mine;
-                        }
-                        let g = match play_game_recording(agents, &setup.reseeded(seed + k as u64), stop, top_moves) {
-                            Ok(g) => g,
-                            Err(e) => {
-                                if let Ok(mut f) = failed.lock() {
-                                    f.get_or_insert(e);
-                                }
-                                return mine;
-                            }
-                        };
-                        if stop.load(Ordering::Relaxed) {
-                            return mine; // the game may be unfinished: leave it out
-                        }
-                        mine.push((k, g));
-                        done.fetch_add(1, Ordering::Relaxed);
-                    }
-                })
-            })
-            .collect();
-        // A panic in a worker is a bug: pass it on (the bindings turn it into an exception).
-        handles.into_iter().flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect()
-    });
-    if let Some(e) = failed.into_inner().ok().flatten() {
-        return Err(e.into());
-    }
-    played.sort_unstable_by_key(|(k, _)| *k);
-    Ok(played.into_iter().map(|(_, g)| g).collect())
+    let table = crate::run::table(&Setup { players: agents.len(), ..setup.clone() }, games, threads)?;
+    let mut out: Vec<Option<ArenaGame>> = Vec::new();
+    out.try_reserve_exact(games).map_err(|_| Error::Setup(format!("{games} games do not fit in memory")))?;
+    out.resize_with(games, || None);
+    // Games are handed out one at a time so long MCTS games balance out.
+    crate::run::games(&table, &mut out, 1, threads, Some(done), stop, |_, t| play_game_recording(agents, t, stop, top_moves).map(Some))?;
+    Ok(out.into_iter().flatten().collect())
 }
 
 

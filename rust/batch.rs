@@ -5,8 +5,8 @@
 //! other agents by the seed rule of `agents::spec`, so results do not depend
 //! on the number of threads.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Mutex;
+use std::sync::atomic::AtomicBool;
+
 
 use crate::agents::spec::Agent;
 use crate::arena::play_game;
@@ -62,45 +62,11 @@ pub fn play_one(setup: &Setup, policy: &Agent, stop: &AtomicBool) -> Result<Outc
 /// (and its cards drawn) from seed `setup.seed + k`. Setting `stop` ends the
 /// run after the games in hand (the rest of `out` is then left as it was); so
 /// does a network that stops a search, whose error is returned.
-pub fn playouts(setup: &Setup, policy: &Agent, threads: usize, out: &mut [Outcome], stop: &AtomicBool) -> Result<(), Error> {
-    setup.validate()?;
-    if setup.deal.is_some() {
-        return Err(Error::Setup("a batch deals each game from its seed; an explicit deal is not allowed".into()));
-    }
-    // Resolve the layout once, not per game.
-    let setup = Setup { layout: Some(setup.layout()), ..setup.clone() };
-    let threads = threads.max(1);
-    let chunk = out.len().div_ceil(threads).max(1);
-    let failed: Mutex<Option<EvalError>> = Mutex::new(None);
-    let quit = || stop.load(Ordering::Relaxed) || failed.lock().map(|f| f.is_some()).unwrap_or(true);
-    std::thread::scope(|scope| {
-        for (t, part) in out.chunks_mut(chunk).enumerate() {
-            let (setup, failed, quit) = (&setup, &failed, &quit);
-            scope.spawn(move || {
-                let mut game = setup.clone();
-                for (i, o) in part.iter_mut().enumerate() {
-                    if quit() {
-                        return;
-                    }
-                    let k = (t * chunk + i) as u64;
-                    game.seed = setup.seed.wrapping_add(k);
-                    match play_one(&game, policy, stop) {
-                        Ok(outcome) => *o = outcome,
-                        Err(e) => {
-                            if let Ok(mut f) = failed.lock() {
-                                f.get_or_insert(e);
-                            }
-                            return;
-                        }
-                    }
-                }
-            });
-        }
-    });
-    match failed.into_inner().ok().flatten() {
-        Some(e) => Err(e.into()),
-        None => Ok(()),
-    }
+pub fn playouts(setup: &Setup, policy: &Agent, threads: usize, out: &mut [Option<Outcome>], stop: &AtomicBool) -> Result<(), Error> {
+    let table = crate::run::table(setup, out.len(), threads)?;
+    // Short games: hand them out 64 at a time.
+    crate::run::games(&table, out, 64, threads, None, stop, |_, game| play_one(game, policy, stop).map(Some))?;
+    Ok(())
 }
 
 #[cfg(test)]
@@ -109,12 +75,12 @@ mod tests {
 
     #[test]
     fn thread_count_does_not_change_results() {
-        let mut a = vec![Outcome::default(); 37];
+        let mut a = vec![None; 37];
         let mut b = a.clone();
         let setup = Setup::new(3, 5).with_cards(crate::cards::Cards::Draw(2), crate::cards::Cards::Draw(2));
         playouts(&setup, &Agent::Random, 1, &mut a, &AtomicBool::new(false)).unwrap();
         playouts(&setup, &Agent::Random, 4, &mut b, &AtomicBool::new(false)).unwrap();
         assert_eq!(a, b);
-        assert!(a.iter().all(|o| o.decisions > 0 && o.winners != 0));
+        assert!(a.iter().all(|o| o.is_some_and(|o| o.decisions > 0 && o.winners != 0)));
     }
 }

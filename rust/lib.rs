@@ -30,6 +30,7 @@ pub mod cards;
 pub mod eval;
 pub mod render;
 pub mod rng;
+pub mod run;
 pub mod plan;
 pub mod search;
 pub mod selfplay;

@@ -8,12 +8,12 @@
 //! on the thread count nor on how a run is split into shards.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Mutex;
+
 
 use crate::action::{ActionList, NUM_ACTIONS};
 use crate::agents::spec::decision_rng;
 use crate::error::Error;
-use crate::search::{self, Config, EvalError, Evaluator, MAX_THREADS};
+use crate::search::{self, Config, EvalError, Evaluator};
 use crate::setup::Setup;
 use crate::state::observe::COMPACT_OBSERVATION_SIZE;
 use crate::state::{State, MAX_PLAYERS};
@@ -180,56 +180,13 @@ pub fn run<E: Evaluator<State>>(
             return Err(Error::Setup(format!("children need a share in [0, 1] and at most >= 1; got {} and {}", c.min_share, c.max)));
         }
     }
-    if !(1..=MAX_THREADS).contains(&threads) {
-        return Err(Error::Setup(format!("threads must be 1 to {MAX_THREADS}; got {threads}")));
-    }
-    if setup.seed.checked_add(games as u64).is_none() {
-        return Err(Error::Setup(format!("game seeds seed + k must stay below 2**64; seed {} with {games} games does not", setup.seed)));
-    }
-    setup.validate()?;
-    if setup.deal.is_some() {
-        return Err(Error::Setup("self-play deals each game from its seed; an explicit deal is not allowed".into()));
-    }
+    let table = crate::run::table(setup, games, threads)?;
     search::check(cfg).map_err(Error::Setup)?;
-    let setup = Setup { layout: Some(setup.layout()), ..setup.clone() };
-    let next = AtomicUsize::new(0);
-    let failed: Mutex<Option<EvalError>> = Mutex::new(None);
-    let quit = || stop.load(Ordering::Relaxed) || failed.lock().map(|f| f.is_some()).unwrap_or(true);
-    let mut played: Vec<(usize, GameRecord)> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads.min(games.max(1)))
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut mine = Vec::new();
-                    while !quit() {
-                        let k = next.fetch_add(1, Ordering::Relaxed);
-                        if k >= games {
-                            break;
-                        }
-                        match play(&setup.reseeded(setup.seed + k as u64), cfg, &exploration, eval, stop, children) {
-                            Ok(Some(rec)) => {
-                                mine.push((k, rec));
-                                done.fetch_add(1, Ordering::Relaxed);
-                            }
-                            Ok(None) => break,
-                            Err(e) => {
-                                if let Ok(mut f) = failed.lock() {
-                                    f.get_or_insert(e);
-                                }
-                                break;
-                            }
-                        }
-                    }
-                    mine
-                })
-            })
-            .collect();
-        handles.into_iter().flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect()
-    });
-    if let Some(e) = failed.into_inner().ok().flatten() {
-        return Ok(Err(e));
-    }
-    played.sort_unstable_by_key(|(k, _)| *k);
-    Ok(Ok(played.into_iter().map(|(_, r)| r).collect()))
+    let mut out: Vec<Option<GameRecord>> = Vec::new();
+    out.try_reserve_exact(games).map_err(|_| Error::Setup(format!("{games} games do not fit in memory")))?;
+    out.resize_with(games, || None);
+    let played = crate::run::games(&table, &mut out, 1, threads, Some(done), stop, |_, t| play(t, cfg, &exploration, eval, stop, children));
+    Ok(played.map(|()| out.into_iter().flatten().collect()))
 }
 
 #[cfg(test)]

@@ -66,9 +66,9 @@ pub(crate) fn playouts<'py>(
     let cells = n_games
         .checked_mul(players)
         .ok_or_else(|| PyValueError::new_err(format!("n_games {n_games} is too large")))?;
-    let mut out: Vec<Outcome> = Vec::new();
+    let mut out: Vec<Option<Outcome>> = Vec::new();
     out.try_reserve_exact(n_games).map_err(too_big)?;
-    out.resize(n_games, Outcome::default());
+    out.resize(n_games, None);
     let mut scores: Vec<i32> = Vec::new();
     let mut winners: Vec<bool> = Vec::new();
     let mut lengths: Vec<i32> = Vec::new();
@@ -84,6 +84,8 @@ pub(crate) fn playouts<'py>(
     )?
     .map_err(setup_err)?;
     let width = players;
+    // Every game was played (an interrupted run raised above).
+    let out: Vec<Outcome> = out.into_iter().map(Option::unwrap_or_default).collect();
     for o in &out {
         for p in 0..width {
             scores.push(o.scores[p]);

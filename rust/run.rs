@@ -1,0 +1,132 @@
+//! N seeded games on T threads: the one loop behind the arena, batch
+//! playouts and self-play, and the checks every run makes before its first
+//! game.
+//!
+//! Game `k` of a run is its table dealt (and its cards drawn) from seed
+//! `seed + k`, so results never depend on the thread count or on which
+//! thread played which game.
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use crate::error::Error;
+use crate::search::MAX_THREADS;
+use crate::setup::Setup;
+
+/// The table of a run of `games` games on `threads` threads, checked: the
+/// thread count, every game's seed (`seed + k` must not pass 2^64 - 1), the
+/// table itself, no explicit deal; its layout resolved once, not per game.
+pub fn table(setup: &Setup, games: usize, threads: usize) -> Result<Setup, Error> {
+    if !(1..=MAX_THREADS).contains(&threads) {
+        return Err(Error::Setup(format!("threads must be 1 to {MAX_THREADS}; got {threads}")));
+    }
+    if setup.seed.checked_add(games.saturating_sub(1) as u64).is_none() {
+        let seed = setup.seed;
+        return Err(Error::Setup(format!("game seeds seed + k must stay below 2**64; seed {seed} with {games} games does not")));
+    }
+    setup.validate()?;
+    if setup.deal.is_some() {
+        return Err(Error::Setup("a run deals each game from its seed; an explicit deal is not allowed".into()));
+    }
+    Ok(Setup { layout: Some(setup.layout()), ..setup.clone() })
+}
+
+/// Play every game of `out` (game `k` into `out[k]`) on `threads` threads
+/// with `play(k, table of game k)`, handing out `chunk` games at a time (1
+/// balances long games; more saves the handing out for short ones). `done`
+/// counts finished games. `play` returns `Ok(None)` for a game cut short by
+/// `stop`, which ends the run after the games in hand; the first error stops
+/// every thread and is returned. Slots of games not played stay `None`.
+pub fn games<T: Send, E: Send>(
+    table: &Setup,
+    out: &mut [Option<T>],
+    chunk: usize,
+    threads: usize,
+    done: Option<&AtomicUsize>,
+    stop: &AtomicBool,
+    play: impl Fn(usize, &Setup) -> Result<Option<T>, E> + Sync,
+) -> Result<(), E> {
+    let chunk = chunk.max(1);
+    let chunks = Mutex::new(out.chunks_mut(chunk).enumerate());
+    let failed: Mutex<Option<E>> = Mutex::new(None);
+    let quit = || stop.load(Ordering::Relaxed) || failed.lock().map(|f| f.is_some()).unwrap_or(true);
+    let worker = || {
+        let mut game = table.clone();
+        while !quit() {
+            let Some((c, part)) = chunks.lock().ok().and_then(|mut it| it.next()) else { return };
+            for (i, slot) in part.iter_mut().enumerate() {
+                let k = c * chunk + i;
+                game.seed = table.seed + k as u64;
+                match play(k, &game) {
+                    Ok(Some(g)) if !stop.load(Ordering::Relaxed) => *slot = Some(g),
+                    // Cut short: the game may be unfinished, leave it out.
+                    Ok(_) => return,
+                    Err(e) => {
+                        if let Ok(mut f) = failed.lock() {
+                            f.get_or_insert(e);
+                        }
+                        return;
+                    }
+                }
+                if let Some(d) = done {
+                    d.fetch_add(1, Ordering::Relaxed);
+                }
+                if quit() {
+                    return;
+                }
+            }
+        }
+    };
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads.clamp(1, out_len(chunk, &chunks))).map(|_| scope.spawn(worker)).collect();
+        // A panic in a worker is a bug: pass it on (the bindings turn it into an exception).
+        for h in handles {
+            h.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
+        }
+    });
+    match failed.into_inner().ok().flatten() {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+/// Chunks left to hand out (no more threads than that are started).
+fn out_len<I: ExactSizeIterator>(_chunk: usize, chunks: &Mutex<I>) -> usize {
+    chunks.lock().map(|it| it.len()).unwrap_or(1).max(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn games_land_in_order_whatever_the_threads() {
+        let table = table(&Setup::new(2, 40), 37, 3).unwrap();
+        let stop = AtomicBool::new(false);
+        let run = |threads, chunk| {
+            let mut out = vec![None; 37];
+            let done = AtomicUsize::new(0);
+            games(&table, &mut out, chunk, threads, Some(&done), &stop, |k, t| Ok::<_, ()>(Some((k, t.seed)))).unwrap();
+            assert_eq!(done.load(Ordering::Relaxed), 37);
+            out
+        };
+        let one = run(1, 1);
+        assert!(one.iter().enumerate().all(|(k, g)| *g == Some((k, 40 + k as u64))));
+        assert_eq!(run(3, 1), one);
+        assert_eq!(run(2, 8), one);
+    }
+
+    #[test]
+    fn the_first_error_stops_the_run_and_checks_come_first() {
+        let table = table(&Setup::new(1, 0), 100, 2).unwrap();
+        let stop = AtomicBool::new(false);
+        let mut out: Vec<Option<usize>> = vec![None; 100];
+        let e = games(&table, &mut out, 1, 2, None, &stop, |k, _| if k == 10 { Err(k) } else { Ok(Some(k)) });
+        assert_eq!(e, Err(10));
+        assert!(out.iter().flatten().count() < 100);
+        assert!(super::table(&Setup::new(2, u64::MAX), 2, 1).is_err());
+        assert!(super::table(&Setup::new(2, u64::MAX), 1, 1).is_ok());
+        assert!(super::table(&Setup::new(2, 0), 1, 0).is_err());
+        assert!(super::table(&Setup::new(2, 0), 1, MAX_THREADS + 1).is_err());
+    }
+}
