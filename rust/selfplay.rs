@@ -119,14 +119,11 @@ pub fn play<E: Evaluator<State>>(
         }
         let row = rec.policies.len();
         rec.policies.resize(row + NUM_ACTIONS, 0.0);
+        r.visit_policy(|m| m.id() as usize, &mut rec.policies[row..]);
         let total: u64 = r.root.iter().map(|m| m.visits).sum();
         if total == 0 {
-            rec.policies[row + best.id() as usize] = 1.0;
             rec.values.push(f32::NAN);
         } else {
-            for m in &r.root {
-                rec.policies[row + m.mv.id() as usize] = m.visits as f32 / total as f32;
-            }
             let q: f64 = r.root.iter().map(|m| m.value * m.visits as f64).sum::<f64>() / total as f64;
             rec.values.push(q as f32);
             if let Some(c) = children {

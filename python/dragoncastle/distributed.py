@@ -20,6 +20,8 @@ import os
 import tempfile
 from typing import Any, Callable, Iterator, Sequence
 
+from . import _core
+
 __all__ = ["SHARDS_PER_SLOT", "ray_module", "session", "per_task", "slots", "gather", "cancel", "read_files", "local_path",
            "local_copy", "spec_model_files", "with_local_models"]
 
@@ -107,16 +109,17 @@ def cancel(ray: Any, refs: Sequence[Any]) -> None:
 
 
 def read_files(paths: Sequence[str]) -> dict[str, bytes]:
-    """The files at ``paths``, read here to be sent with tasks: path → bytes.
-    A path that cannot be read is left out; whoever opens it later says why."""
+    """The weights files at ``paths``, read here to be sent with tasks: path →
+    bytes. Each is first checked by the engine's loader (a regular file of a
+    bounded size, its header consistent: a device or a FIFO is never read),
+    and read with that bound. A bad file raises the loader's ``ValueError``."""
     files: dict[str, bytes] = {}
     for path in paths:
         if path not in files:
-            try:
-                with open(path, "rb") as f:
-                    files[path] = f.read()
-            except OSError:
-                pass
+            _core.Network.load(path)
+            size = os.path.getsize(path)
+            with open(path, "rb") as f:
+                files[path] = f.read(size + 1)[:size]
     return files
 
 
@@ -153,28 +156,21 @@ def local_copy(data: bytes, suffix: str = ".dcnet") -> str:
     return path
 
 
-def _pairs(spec: str) -> tuple[str, list[tuple[str, str]]] | None:
-    """An ``mcts:k=v,...`` spec's name and pairs as the Rust parser splits them;
-    None for a spec without parameters or one it would refuse (Rust says why)."""
-    name, sep, params = spec.partition(":")
-    if not sep or not params.strip():
-        return None
-    pairs = [kv.partition("=") for kv in params.split(",")]
-    if any(not eq for _, eq, _ in pairs):
-        return None
-    return name, [(k, v) for k, _, v in pairs]
+def _model(spec: str) -> str | None:
+    """The weights file an agent spec names (``model=PATH``), by the one spec
+    parser; None for ``builtin`` (every installed copy has it) or no model."""
+    name, params = _core.agent_spec(spec)
+    model = params.get("model") if name == "mcts" else None
+    return None if model in (None, "builtin") else model
 
 
 def spec_model_files(specs: Sequence[str]) -> dict[str, bytes]:
     """The weights files that ``specs`` name with ``model=PATH`` (not
     ``builtin``, which every installed copy has), read here: path → bytes.
-    A path that cannot be read is left out; the spec then fails where it is
-    parsed, with the Rust parser's message."""
-    paths = []
-    for spec in specs:
-        parsed = _pairs(spec)
-        paths += [v.strip() for k, v in (parsed[1] if parsed else ()) if k.strip() == "model" and v.strip() != "builtin"]
-    return read_files(paths)
+    A path that cannot be read is left out; the spec then fails where it
+    runs, with the loader's message. A spec that does not parse raises
+    ``ValueError`` here."""
+    return read_files([m for m in map(_model, specs) if m is not None])
 
 
 def with_local_models(spec: str, files: dict[str, bytes]) -> str:
@@ -184,9 +180,11 @@ def with_local_models(spec: str, files: dict[str, bytes]) -> str:
     >>> with_local_models("greedy", {}), with_local_models("mcts:model=builtin", {"x": b""})
     ('greedy', 'mcts:model=builtin')
     """
-    parsed = _pairs(spec)
-    if parsed is None:
+    from .agents import from_spec
+
+    model = _model(spec)
+    if model is None or model not in files:
         return spec
-    name, pairs = parsed
-    out = [f"{k}={local_path(v.strip(), files)}" if k.strip() == "model" else f"{k}={v}" for k, v in pairs]
-    return name + ":" + ",".join(out)
+    agent = from_spec(spec)
+    agent.tuning["model"] = local_path(model, files)
+    return str(agent.spec)

@@ -47,58 +47,59 @@ from .selfplay import selfplay
 
 __all__ = ["TrainConfig", "train", "Model", "forward", "losses", "sibling_losses", "fit_siblings"]
 
-SEATS = 4
+SEATS = _core.MAX_SEATS  # value columns: one per seat, relative to the mover
 HELD_OUT_SEEDS = 1_000_000_000  # gate deals: far from every self-play seed
+
+
+def _setting(default: Any, help: str) -> Any:
+    """A ``TrainConfig`` setting with its help text: the command line's
+    options are made from these (one list of names, :func:`main`)."""
+    return field(default=default, metadata={"help": help})
 
 
 @dataclass
 class TrainConfig:
     """One training run. ``directory`` holds the checkpoints and the log."""
 
-    directory: str
-    players: int = 1
-    generations: int = 10
-    games: int = 200  # self-play games per generation
-    iterations: int = 400  # search iterations per self-play decision
-    gate_games: int = 40
-    gate_iterations: int = 400
-    hidden: int = 64
-    hidden2: int = 32
-    epochs: int = 4
-    batch: int = 256
-    learning_rate: float = 1e-3
-    window: int = 4  # generations of data trained on
-    value_weight: float = 1.0
-    # The value target: (1 - q) * final return + q * the search's value, where searched
-    # (KataGo mixes the two too: the search's value has far less noise).
-    q_weight: float = 0.5
-    rollout_weight: float = 0.0  # rollouts mixed into the network's values in self-play
-    # 1: PUCT with the network's priors; 0: the rollout search's selection (UCB1, heuristic
-    # widening) with the network's values mixed into the rollouts'.
-    priors: int = 1
-    # Sibling targets (docs/training.md): self-play also records the root moves with at
-    # least this share of the visits (at most children_max per decision), and the value
-    # head learns their search values. 0: off.
-    children_share: float = 0.0
-    children_max: int = 6
-    child_weight: float = 1.0  # the children's absolute value loss
-    centre_weight: float = 10.0  # their loss on the differences between siblings
-    # "visits": the losses above on the window's decisions, from the current weights.
-    # "siblings": a fresh network each generation whose value path learns the window's
-    # sibling targets alone (docs/training.md): cosine learning rate, weight decay.
-    targets: str = "visits"
-    decay: float = 1.0  # "siblings": decoupled weight decay of embed, w1, wv, times the learning rate
-    chunk: int = 100  # self-play games per data file: a stopped run loses at most one chunk
-    noise: tuple[float, float] | None = (0.3, 0.25)
-    temperature: float = 0.0  # noise, not a temperature, explores (KataGo): games stay strong
-    spirits: int = 0
-    dragons: int = 0
-    seed: int = 0
-    threads: int | None = None  # Rust threads; with ``ray``, per Ray task (default 1)
-    # Self-play and gates as Ray tasks: "local", "auto" or a cluster address
-    # (docs/distributed.md). Where the games run, not which: the data, the
-    # weights and the gates are those of a run on this machine.
-    ray: str | None = None
+    directory: str = field(metadata={"help": "run directory: checkpoints, data, log.jsonl (a run there continues)"})
+    players: int = _setting(1, "players of the self-play games (1: solo)")
+    generations: int = _setting(10, "generations of self-play, training and gate")
+    games: int = _setting(200, "self-play games per generation")
+    iterations: int = _setting(400, "search iterations per self-play decision")
+    gate_games: int = _setting(40, "held-out games of the gate that decides whether new weights replace the best")
+    gate_iterations: int = _setting(400, "search iterations per gate decision")
+    hidden: int = _setting(64, "units of the first hidden layer")
+    hidden2: int = _setting(32, "units of the second hidden layer")
+    epochs: int = _setting(5, "passes over the window's data per generation")
+    batch: int = _setting(256, "decisions per gradient step")
+    learning_rate: float = _setting(1e-3, "Adam's learning rate")
+    window: int = _setting(2, "generations of data trained on")
+    value_weight: float = _setting(1.0, "weight of the value loss against the policy loss")
+    q_weight: float = _setting(0.5, "value target: (1 - q) * final return + q * the search's value (KataGo mixes the two)")
+    rollout_weight: float = _setting(0.5, "rollouts mixed into the network's values in self-play and gates")
+    priors: int = _setting(0, "1: PUCT with the network's priors; 0: the rollout search's selection, network values only")
+    children_share: float = _setting(0.05, "sibling targets: record root moves with at least this share of the visits "
+                                           "(0: off)")
+    children_max: int = _setting(6, "sibling targets: at most this many root moves per decision")
+    child_weight: float = _setting(1.0, "sibling targets: weight of the children's absolute value loss")
+    centre_weight: float = _setting(20.0, "sibling targets: weight of the loss on differences between siblings")
+    targets: str = _setting("siblings", "what the network learns: 'siblings' (a fresh network's value path learns the "
+                                        "search's values of well-visited moves; the shipped recipe) or 'visits' (the "
+                                        "visit distributions and returns)")
+    decay: float = _setting(1.0, "siblings: decoupled weight decay of embed, w1, wv, times the learning rate")
+    chunk: int = _setting(100, "self-play games per data file: a stopped run loses at most one chunk")
+    noise: tuple[float, float] | None = _setting((0.3, 0.25), "Dirichlet noise on the root's priors in self-play, "
+                                                              "alpha/fraction (with priors=1)")
+    temperature: float = _setting(0.0, "self-play moves drawn from visits ** (1 / T); 0 plays the most visited "
+                                        "(noise, not temperature, explores)")
+    spirits: int = _setting(0, "Spirit cards per game, drawn from each game's seed")
+    dragons: int = _setting(0, "Dragon cards per game, drawn from each game's seed")
+    seed: int = _setting(0, "first self-play seed; gates use held-out seeds")
+    threads: int | None = _setting(None, "Rust threads (default: every core; with ray, per Ray task, default 1)")
+    # Where the games run, not which: the data, the weights and the gates are
+    # those of a run on this machine.
+    ray: str | None = _setting(None, "play self-play and gates as Ray tasks: 'local', 'auto' (the cluster this "
+                                     "machine belongs to) or a cluster address (docs/distributed.md)")
     command: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -166,7 +167,7 @@ REAL_BOUNDS: dict[str, tuple[float, float, bool]] = {
 class Model:
     """The network's arrays as numpy float32, in the Rust file order."""
 
-    NAMES = ("embed", "b0", "w1", "b1", "wv", "bv", "wp", "bp")
+    NAMES = tuple(_core.Network.ARRAYS)
 
     def __init__(self, hidden: int, hidden2: int, seed: int) -> None:
         rng = np.random.default_rng(seed)
@@ -193,10 +194,8 @@ class Model:
         header = json.loads(net.header)
         m = cls.__new__(cls)
         m.hidden, m.hidden2 = header["hidden"], header["hidden2"]
-        shapes = {"embed": (-1, m.hidden), "w1": (m.hidden, m.hidden2), "wv": (m.hidden2, SEATS),
-                  "wp": (_core.NUM_ACTIONS, m.hidden2)}
-        for name, a in zip(cls.NAMES, net.arrays()):
-            setattr(m, name, a.reshape(shapes.get(name, (-1,))).copy())
+        for name, (rows, cols), a in zip(cls.NAMES, _core.Network.shapes(m.hidden, m.hidden2), net.arrays()):
+            setattr(m, name, a.reshape((rows, cols) if rows > 1 else (cols,)).copy())  # a bias is a vector here
         return m
 
 
@@ -542,7 +541,11 @@ def _child_seats(data: dict[str, np.ndarray]) -> np.ndarray:
 
 
 def _agent(cfg: TrainConfig, model: str | None, iterations: int, selfplay_noise: bool) -> MCTSAgent:
-    tuning: dict[str, Any] = {}
+    """The one description of the run's search: self-play's (with its noise
+    and temperature) or the gates' (without), with ``model`` or rollouts
+    alone. It keeps no tree, as self-play never does and as the shipped
+    network was gated."""
+    tuning: dict[str, Any] = {"reuse_tree": False}
     if model is not None:
         tuning["model"] = model
         if cfg.rollout_weight:
@@ -557,22 +560,13 @@ def _agent(cfg: TrainConfig, model: str | None, iterations: int, selfplay_noise:
 
 
 def _strength(cfg: TrainConfig, model: str | None, games: int, iterations: int) -> float:
-    """Mean solo score, or win rate against the rollout search, on held-out deals.
-    The searches keep no tree (as self-play), as they did when the shipped
-    network was gated."""
-    spec = f"mcts:iterations={iterations},reuse=false" + (f",model={model}" if model else "")
-    if model and cfg.rollout_weight:
-        spec += f",rollout_weight={cfg.rollout_weight}"
-    if model and not cfg.priors:
-        spec += ",priors=off"
+    """Mean solo score, or win rate against the rollout search, on held-out deals."""
+    spec = _agent(cfg, model, iterations, selfplay_noise=False).spec
     spirits, dragons = cfg.spirits or None, cfg.dragons or None
-    if cfg.players == 1:
-        r = arena([spec], games, seed=HELD_OUT_SEEDS, threads=cfg.threads, spirits=spirits, dragons=dragons, ray=cfg.ray)
-        return r.mean_scores()[0]
-    rivals = [f"mcts:iterations={iterations},reuse=false"] * (cfg.players - 1)
+    rivals = [_agent(cfg, None, iterations, selfplay_noise=False).spec] * (cfg.players - 1)
     r = arena([spec, *rivals], games, seed=HELD_OUT_SEEDS, threads=cfg.threads, spirits=spirits, dragons=dragons,
               ray=cfg.ray)
-    return r.win_rates()[0]
+    return r.mean_scores()[0] if cfg.players == 1 else r.win_rates()[0]
 
 
 def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> str:
@@ -860,36 +854,74 @@ def _concat(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
     return out
 
 
-def main(argv: list[str] | None = None) -> int:
-    """``dragoncastle train``: see ``--help``."""
+#: What ``dragoncastle train --help`` says first (plain text; the module's
+#: documentation has the details).
+DESCRIPTION = """Self-play training of the search's network (docs/training.md).
+
+Each generation: the search with the current network plays self-play games,
+a network learns from the last generations' data, and a gate on held-out deals
+keeps it only if it plays at least as well. Every generation writes its weights,
+a checkpoint and a line of log.jsonl in --dir; the same command again continues
+the run. The defaults are the recipe that made the shipped network."""
+
+#: TrainConfig fields that are not command-line options.
+_NOT_OPTIONS = ("directory", "command", "extra")
+
+
+def _noise(text: str) -> tuple[float, float] | None:
+    if text.lower() in ("none", "off"):
+        return None
+    alpha, sep, fraction = text.partition("/")
+    try:
+        return (float(alpha), float(fraction)) if sep else _bad_noise(text)
+    except ValueError:
+        return _bad_noise(text)
+
+
+def _bad_noise(text: str) -> Any:
     import argparse
 
-    ap = argparse.ArgumentParser(prog="dragoncastle train", description=__doc__,
+    raise argparse.ArgumentTypeError(f"noise is alpha/fraction (0.3/0.25) or none; got {text!r}")
+
+
+def parser() -> Any:
+    """The command line of ``dragoncastle train``: one option per
+    :class:`TrainConfig` setting, with its help and default."""
+    import argparse
+    import dataclasses
+
+    ap = argparse.ArgumentParser(prog="dragoncastle train", description=DESCRIPTION,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    d = TrainConfig(directory="")
-    ap.add_argument("--dir", required=True, help="run directory: checkpoints, data, log.jsonl (a run there continues)")
-    ap.add_argument("--out", help="copy the best weights here at the end")
-    for name in ("players", "generations", "games", "iterations", "gate_games", "gate_iterations", "hidden", "hidden2",
-                 "epochs", "batch", "window", "spirits", "dragons", "seed", "priors", "children_max", "chunk"):
-        ap.add_argument("--" + name.replace("_", "-"), type=int, default=getattr(d, name))
-    for name in ("learning_rate", "value_weight", "q_weight", "rollout_weight", "temperature", "children_share",
-                 "child_weight", "centre_weight", "decay"):
-        ap.add_argument("--" + name.replace("_", "-"), type=float, default=getattr(d, name))
-    ap.add_argument("--targets", choices=("visits", "siblings"), default=d.targets,
-                    help="what the network learns: the search's visits and the returns, or sibling targets (docs/training.md)")
-    ap.add_argument("--threads", type=int, default=None,
-                    help="Rust threads (default: every core; with --ray, per Ray task, default 1)")
-    ap.add_argument("--ray", nargs="?", const="local", metavar="ADDRESS",
-                    help="play self-play and gates as Ray tasks: alone, a local Ray; 'auto', the cluster this machine"
-                         " belongs to; or a cluster address (docs/distributed.md). The results are a local run's")
-    ap.add_argument("--plot", metavar="FILE.png", help="draw the learning curve at the end (needs matplotlib)")
-    args = ap.parse_args(argv)
+    ap.add_argument("--dir", required=True, help=TrainConfig.__dataclass_fields__["directory"].metadata["help"])
+    ap.add_argument("--out", help="copy the best weights here at the end (default: none)")
+    for f in dataclasses.fields(TrainConfig):
+        if f.name in _NOT_OPTIONS:
+            continue
+        kind: Any = {"int": int, "float": float, "str": str}.get(str(f.type).split(" ")[0])
+        extra: dict[str, Any] = {}
+        if f.name == "noise":
+            kind, extra["metavar"] = _noise, "A/F"
+        elif f.name == "targets":
+            extra["choices"] = ("siblings", "visits")
+        elif f.name == "threads":
+            kind = int
+        elif f.name == "ray":
+            kind, extra["nargs"], extra["const"], extra["metavar"] = str, "?", "local", "ADDRESS"
+        shown = "/".join(map(str, f.default)) if isinstance(f.default, tuple) else f.default
+        ap.add_argument("--" + f.name.replace("_", "-"), type=kind, default=f.default,
+                        help=f"{f.metadata['help']} (default: {shown})", **extra)
+    ap.add_argument("--plot", metavar="FILE.png", help="draw the learning curve at the end; needs matplotlib (default: none)")
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``dragoncastle train``: see ``--help``."""
+    import dataclasses
+
+    args = parser().parse_args(argv)
+    settings = {f.name: getattr(args, f.name) for f in dataclasses.fields(TrainConfig) if f.name not in _NOT_OPTIONS}
     cfg = TrainConfig(directory=args.dir, command="dragoncastle train " + " ".join(argv if argv is not None else sys.argv[2:]),
-                      threads=args.threads, ray=args.ray, **{k: getattr(args, k) for k in (
-                          "players", "generations", "games", "iterations", "gate_games", "gate_iterations", "hidden", "hidden2",
-                          "epochs", "batch", "window", "spirits", "dragons", "seed", "priors", "learning_rate", "value_weight",
-                          "q_weight", "rollout_weight", "temperature", "children_share", "children_max", "child_weight",
-                          "centre_weight", "targets", "decay", "chunk")})
+                      **settings)
     try:
         # train() checks the settings and the run directory before any game is played.
         best = train(cfg, log=lambda s: print(s, flush=True))

@@ -5,6 +5,7 @@
 //! ([`network::NetworkEval`], on the [`features`] of the compact observation).
 
 pub mod features;
+pub mod guided;
 pub mod network;
 pub mod plan;
 pub mod rollout;

@@ -94,5 +94,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<network::PyNetwork>()?;
     m.add_function(wrap_pyfunction!(network::network_features, m)?)?;
     m.add("NETWORK_FEATURES", crate::eval::features::TABLE.count())?;
+    m.add("MAX_SEATS", crate::search::MAX_SEATS)?;
     Ok(())
 }

@@ -44,6 +44,13 @@ impl PyNetwork {
         Network::from_arrays(Header::new(hidden, hidden2, training), arrays).map(|net| PyNetwork { net }).map_err(PyValueError::new_err)
     }
 
+    /// The shape ``(rows, cols)`` of each array of ``ARRAYS`` for these
+    /// hidden sizes (a bias is one row).
+    #[staticmethod]
+    fn shapes(hidden: usize, hidden2: usize) -> Vec<(usize, usize)> {
+        Network::shapes(&Header::new(hidden, hidden2, serde_json::Value::Null)).to_vec()
+    }
+
     /// The names of the arrays, in file order.
     #[classattr]
     #[allow(non_snake_case)]

@@ -20,8 +20,8 @@ use crate::action::NUM_ACTIONS;
 use crate::agents::spec::load_model;
 use crate::eval::network::NetworkEval;
 use crate::eval::{LeafEval, Reward, Rollout, RolloutEval};
-use crate::rng::SplitMix64;
-use crate::search::{self, Config, EvalError, Evaluator, Mixed, SearchResult, Tree, MAX_SEATS};
+use crate::eval::guided::Guided;
+use crate::search::{self, Config, EvalError, SearchResult, Tree};
 use crate::state::observe::COMPACT_OBSERVATION_SIZE;
 use crate::state::State;
 
@@ -45,8 +45,6 @@ pub struct PyMcts {
     tree: Option<(Tree<CoreAction>, u64, Vec<CoreAction>)>,
 }
 
-/// PUCT's exploration constant when none is given (`docs/search.md`).
-pub const DEFAULT_PUCT: f64 = 1.0;
 
 /// What the binding returns for a search: best action, root statistics, the
 /// principal variation, iterations, seconds, nodes and the visit policy.
@@ -158,10 +156,7 @@ impl PyMcts {
         let pending = model.map(|name| (name.to_string(), roll, priors, rollout_weight, cutoff));
         let eval = match evaluator {
             None => AgentEval::Leaf(LeafEval::Rollout(roll)),
-            Some(net) => match rollout_weight.unwrap_or(0.0) {
-                0.0 => AgentEval::Python(net),
-                weight => AgentEval::Mixed(Mixed { guide: net, rollout: roll, weight }),
-            },
+            Some(net) => AgentEval::new(net, roll, rollout_weight.unwrap_or(0.0)),
         };
         Ok(PyMcts {
             cfg,
@@ -217,14 +212,7 @@ impl PyMcts {
             slf.borrow_mut().tree = tree.map(|t| (t, key, history));
         }
         let mut policy = vec![0f32; crate::action::NUM_ACTIONS];
-        let total: u64 = r.root.iter().map(|m| m.visits).sum();
-        for m in &r.root {
-            policy[m.mv.id() as usize] = if total > 0 {
-                m.visits as f32 / total as f32
-            } else {
-                1.0 / r.root.len() as f32
-            };
-        }
+        r.visit_policy(|m| m.id() as usize, &mut policy);
         Ok((
             r.best.map(|a| action_obj(py, a)),
             r.root
@@ -268,95 +256,34 @@ impl PyMcts {
     }
 }
 
-/// The leaf evaluation of a Python agent: rollouts, a Python evaluator, or
-/// both mixed.
-#[derive(Clone)]
-enum AgentEval {
-    Leaf(LeafEval),
-    Python(PyEvaluator),
-    Mixed(Mixed<PyEvaluator, RolloutEval>),
-}
+/// The leaf evaluation of a Python agent: the core's composition
+/// ([`Guided`]) with a Python evaluator as the guide.
+type AgentEval = Guided<PyEvaluator>;
 
-impl AgentEval {
+/// What only the bindings know of a Python agent's evaluation.
+trait PythonEval {
     /// This evaluation for one search, whose Python evaluator asks `watch`
     /// about Ctrl-C after every call.
-    fn watched(&self, watch: &Arc<Watch>) -> AgentEval {
-        match self {
-            AgentEval::Leaf(l) => AgentEval::Leaf(l.clone()),
-            AgentEval::Python(n) => AgentEval::Python(n.watched(watch)),
-            AgentEval::Mixed(m) => AgentEval::Mixed(Mixed { guide: m.guide.watched(watch), ..m.clone() }),
-        }
-    }
-
-    fn default_exploration(&self, solo: bool) -> f64 {
-        match self {
-            AgentEval::Leaf(l) => l.default_exploration(solo),
-            _ => DEFAULT_PUCT,
-        }
-    }
-
-    /// Refuses a table the network cannot play (solo weights with rivals, or
-    /// the other way round), before any game: the check of the spec's agents.
-    fn check_players(&self, players: usize) -> PyResult<()> {
-        match self {
-            AgentEval::Leaf(LeafEval::Network(n)) => {
-                n.check_players(players).map_err(PyValueError::new_err)
-            }
-            _ => Ok(()),
-        }
-    }
-
+    fn watched(&self, watch: &Arc<Watch>) -> AgentEval;
+    /// Refuses a table the evaluation cannot play, as a `ValueError`.
+    fn check_seats(&self, players: usize) -> PyResult<()>;
     /// The exception for a search the evaluator stopped: the evaluator's own,
     /// unchanged, when it raised one.
-    fn error(&self, e: EvalError) -> PyErr {
-        let net = match self {
-            AgentEval::Python(net) | AgentEval::Mixed(Mixed { guide: net, .. }) => Some(net),
-            // A Rust evaluator refuses only what it was given (a network trained for another kind of game).
-            AgentEval::Leaf(_) => return PyValueError::new_err(e.0),
-        };
-        net.and_then(|n| n.take_error())
-            .unwrap_or_else(|| PyRuntimeError::new_err(e.0))
-    }
+    fn error(&self, e: EvalError) -> PyErr;
 }
 
-impl Evaluator<State> for AgentEval {
-    fn gives_priors(&self) -> bool {
-        match self {
-            AgentEval::Leaf(l) => l.gives_priors(),
-            _ => true,
-        }
+impl PythonEval for AgentEval {
+    fn watched(&self, watch: &Arc<Watch>) -> AgentEval {
+        self.map_guide(|g| g.watched(watch))
     }
-    fn batch_size(&self) -> usize {
-        match self {
-            AgentEval::Leaf(r) => r.batch_size(),
-            AgentEval::Python(n) => n.batch_size(),
-            AgentEval::Mixed(m) => m.batch_size(),
-        }
+    fn check_seats(&self, players: usize) -> PyResult<()> {
+        self.check_players(players).map_err(PyValueError::new_err)
     }
-    fn evaluate(
-        &self,
-        leaves: &mut [State],
-        rng: &mut SplitMix64,
-        values: &mut [[f64; MAX_SEATS]],
-        priors: &mut [f32],
-    ) -> Result<(), EvalError> {
-        match self {
-            AgentEval::Leaf(r) => r.evaluate(leaves, rng, values, priors),
-            AgentEval::Python(n) => n.evaluate(leaves, rng, values, priors),
-            AgentEval::Mixed(m) => m.evaluate(leaves, rng, values, priors),
-        }
-    }
-    fn terminal(&self, s: &State, out: &mut [f64; MAX_SEATS]) {
-        match self {
-            AgentEval::Leaf(r) => r.terminal(s, out),
-            AgentEval::Python(n) => n.terminal(s, out),
-            AgentEval::Mixed(m) => m.terminal(s, out),
-        }
-    }
-    fn order(&self, s: &State, m: CoreAction) -> f64 {
-        match self {
-            AgentEval::Leaf(r) => r.order(s, m),
-            _ => 0.0,
+    fn error(&self, e: EvalError) -> PyErr {
+        match self.guide() {
+            Some(net) => net.take_error().unwrap_or_else(|| PyRuntimeError::new_err(e.0)),
+            // A Rust evaluator refuses only what it was given (a network trained for another kind of game).
+            None => PyValueError::new_err(e.0),
         }
     }
 }
@@ -388,7 +315,7 @@ pub fn selfplay<'py>(
     runner::check_seeds(seed, n_games)?;
     let setup = runner::table(players, seed, spirits, dragons, layout, rules)?;
     agent.borrow_mut().ready()?;
-    agent.borrow().eval.check_players(players)?;
+    agent.borrow().eval.check_seats(players)?;
     let threads = runner::threads_arg(threads)?;
     let children = children.map(|(min_share, max)| crate::selfplay::Children { min_share, max });
     let (cfg, eval, exploration) = {

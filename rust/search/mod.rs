@@ -234,6 +234,35 @@ pub struct SearchResult<M> {
     pub nodes: usize,
 }
 
+impl<M: Copy> SearchResult<M> {
+    /// The root's visit distribution (a training target), written into `out`
+    /// at each move's index `index(move)`, the rest zero: visits over their
+    /// total; without any visit (a forced move is not searched), all on the
+    /// move chosen.
+    ///
+    /// ```
+    /// use _core::search::{MoveStats, SearchResult};
+    /// let stats = |mv, visits| MoveStats { mv, visits, value: 0.0 };
+    /// let r = SearchResult { best: Some(2usize), root: vec![stats(0, 1), stats(2, 3)], pv: vec![], iterations: 4, seconds: 0.0, nodes: 3 };
+    /// let mut p = [9.0f32; 4];
+    /// r.visit_policy(|m| m, &mut p);
+    /// assert_eq!(p, [0.25, 0.0, 0.75, 0.0]);
+    /// ```
+    pub fn visit_policy(&self, index: impl Fn(M) -> usize, out: &mut [f32]) {
+        out.fill(0.0);
+        let total: u64 = self.root.iter().map(|m| m.visits).sum();
+        if total == 0 {
+            if let Some(b) = self.best {
+                out[index(b)] = 1.0;
+            }
+            return;
+        }
+        for m in &self.root {
+            out[index(m.mv)] = m.visits as f32 / total as f32;
+        }
+    }
+}
+
 /// A thread-local budget check that reads the clock only every few iterations.
 struct Budget<'a> {
     iterations: u64,
