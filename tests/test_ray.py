@@ -195,12 +195,15 @@ def test_arena_on_ray_sends_the_weights_files_with_its_tasks(local_ray, tmp_path
     path = str(tmp_path / "net.dcnet")
     Model(8, 4, seed=3).to_network({"players": 2}).save(path)
     specs = [f"mcts:iterations=20,model={path},priors=off,rollout_weight=0.5", "greedy"]
-    files = spec_model_files(specs + ["mcts:model=builtin", "mcts:model=/no/such/file", "random"])
+    files = spec_model_files(specs + ["mcts:model=builtin", "random"])
     assert list(files) == [path]
+    # A weights file that cannot be read stops the run on the driver, before any task.
+    with pytest.raises(ValueError, match="/no/such/file"):
+        spec_model_files(["mcts:model=/no/such/file"])
     moved = with_local_models(specs[0], files)
     copy = moved.split("model=")[1].split(",")[0]
     assert copy != path and open(copy, "rb").read() == open(path, "rb").read()
-    assert moved == specs[0].replace(path, copy)
+    assert dc._core.agent_spec(moved) == dc._core.agent_spec(specs[0].replace(path, copy))  # the same settings
     local = dc.arena(specs, 4, seed=2, threads=1)
     spread = dc.arena(specs, 4, seed=2, ray="auto", shards=2)
     assert spread.untimed_games() == local.untimed_games()

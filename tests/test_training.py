@@ -218,6 +218,38 @@ def test_the_train_command(tmp_path):
     assert r.returncode != 0 and "players" in r.stderr
 
 
+def test_the_train_commands_options_come_from_the_config_with_help_and_defaults():
+    import dataclasses
+
+    from dragoncastle.train import DESCRIPTION, parser
+
+    text = parser().format_help()
+    for f in dataclasses.fields(TrainConfig):
+        if f.name in ("directory", "command", "extra"):
+            continue
+        option = "--" + f.name.replace("_", "-")
+        assert option in text, option
+        assert f.metadata["help"], f.name
+    for action in parser()._actions:
+        if action.option_strings != ["-h", "--help"]:
+            assert action.help and (action.required or "(default:" in action.help), action.option_strings
+    assert ":func:" not in text and "**" not in text and "``" not in text
+    assert text.count("(default:") >= len(dataclasses.fields(TrainConfig)) - 3
+    assert "shipped network" in DESCRIPTION
+
+
+def test_the_default_recipe_is_the_shipped_networks():
+    # The defaults are how the shipped network was made (its header's config),
+    # apart from the budget of that run (games, gates, generations, threads, seed).
+    made = json.loads(_core.Network.load("builtin").header)["training"]["config"]
+    defaults = TrainConfig(directory="x")
+    budget = {"games", "gate_games", "generations", "threads", "seed", "players"}
+    for name, value in made.items():
+        if name not in budget:
+            want = tuple(value) if isinstance(value, list) else value
+            assert getattr(defaults, name) == want, name
+
+
 def test_network_features_cover_the_observation():
     obs, _, _ = positions(3, 20)
     rows, cols, weights = _core.network_features(obs)
@@ -299,7 +331,7 @@ def test_sibling_agreement_and_joined_generations():
 def test_the_pipeline_trains_on_sibling_targets(tmp_path):
     cfg = TrainConfig(directory=str(tmp_path / "run"), players=1, generations=1, games=2, iterations=30, gate_games=1,
                       gate_iterations=10, hidden=8, hidden2=4, epochs=2, threads=1, rollout_weight=0.5, priors=0,
-                      children_share=0.1, children_max=3, command="test")
+                      children_share=0.1, children_max=3, targets="visits", command="test")
     logs = []
     train(cfg, log=logs.append)
     with np.load(tmp_path / "run" / "data000-000.npz") as z:
@@ -501,7 +533,8 @@ def test_the_train_command_refuses_bad_settings_at_once(tmp_path, args, message)
 def finished_run(tmp_path_factory):
     """A run of one tiny generation, to damage copies of."""
     directory = tmp_path_factory.mktemp("train") / "run"
-    train(tiny(directory), log=lambda s: None)
+    # The visits targets read every array of a data file (sibling targets read fewer).
+    train(tiny(directory, targets="visits"), log=lambda s: None)
     return directory
 
 
@@ -559,6 +592,6 @@ def test_a_damaged_run_directory_names_the_file_and_field(finished_run, tmp_path
     shutil.copytree(finished_run, run)
     damage(run)
     with pytest.raises(ValueError) as e:
-        train(tiny(run, generations=2), log=lambda s: None)
+        train(tiny(run, generations=2, targets="visits"), log=lambda s: None)
     text = str(e.value)
     assert "\n" not in text and str(run / where) in text and message in text, text

@@ -49,6 +49,7 @@ __all__ = [
     "Network",
     "network_features",
     "NETWORK_FEATURES",
+    "MAX_SEATS",
 ]
 
 NUM_ACTIONS: int
@@ -66,6 +67,7 @@ SPIRITS: list[str]
 DRAGONS: list[str]
 """The Dragon card names, in card order."""
 NETWORK_FEATURES: int
+MAX_SEATS: int
 """Input features of the search's network (``docs/training.md``)."""
 
 _Space: TypeAlias = tuple[int, int]
@@ -725,6 +727,11 @@ class Network:
         """
     def save(self, path: str) -> None:
         """Write the weights file."""
+    @staticmethod
+    def shapes(hidden: int, hidden2: int) -> list[tuple[int, int]]:
+        """The shape ``(rows, cols)`` of each array of ``ARRAYS`` for these
+        hidden sizes (a bias is one row).
+        """
     @property
     def header(self) -> str:
         """The header, as JSON text."""

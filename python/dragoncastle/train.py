@@ -90,7 +90,7 @@ class TrainConfig:
     chunk: int = _setting(100, "self-play games per data file: a stopped run loses at most one chunk")
     noise: tuple[float, float] | None = _setting((0.3, 0.25), "Dirichlet noise on the root's priors in self-play, "
                                                               "alpha/fraction (with priors=1)")
-    temperature: float = _setting(0.0, "self-play moves drawn from visits ** (1 / T); 0 plays the most visited "
+    temperature: float = _setting(0.0, "self-play moves drawn with chances visits^(1/T); 0 plays the most visited "
                                         "(noise, not temperature, explores)")
     spirits: int = _setting(0, "Spirit cards per game, drawn from each game's seed")
     dragons: int = _setting(0, "Dragon cards per game, drawn from each game's seed")
