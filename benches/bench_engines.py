@@ -30,5 +30,5 @@ def test_operation(benchmark, op, engine):
 @pytest.mark.parametrize("threads", [1, 2])
 def test_batch_playouts(benchmark, threads):
     benchmark.group = "batch playouts, 2000 games"
-    scores, winners, lengths = benchmark(dc.playouts, 2000, players=2, seed=0, threads=threads)
+    scores, winners, lengths = benchmark(dc.playouts, "random", 2000, players=2, seed=0, threads=threads)
     assert scores.shape == (2000, 2) and winners.any(axis=1).all() and (lengths > 0).all()

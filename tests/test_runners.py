@@ -36,6 +36,9 @@ def test_every_runner_takes_an_agent_object_or_its_spec_alike():
     mine, spelled = dc.selfplay(quick, 2, seed=3, threads=1), dc.selfplay(QUICK, 2, seed=3, threads=1)
     assert mine.keys() == spelled.keys()
     assert all(np.array_equal(mine[k], spelled[k], equal_nan=True) for k in mine)
+    played = [dc.play(dc.Game(players=2, seed=9), agents).actions for agents in
+              ([GreedyAgent(seed=1), "dragon"], [GreedyAgent(seed=1), DragonOfIngenuity()])]
+    assert played[0] == played[1]
     ladder_objects = dc.ladder([RandomAgent(), GreedyAgent(), DragonOfIngenuity()], 2, seed=1, threads=1)
     ladder_texts = dc.ladder(["random", "greedy", "dragon"], 2, seed=1, threads=1)
     assert ladder_objects.table() == ladder_texts.table()
@@ -93,6 +96,7 @@ def test_a_solo_network_with_rivals_is_refused_by_every_runner_before_any_game()
         lambda: dc.ladder([SOLO_NET, "greedy"], 10**6),
         lambda: dc.VecEnv(2, players=2, opponents=SOLO_NET),
         lambda: dc.arena([from_spec(SOLO_NET), "greedy"], 10**6),
+        lambda: dc.play(dc.Game(players=2, seed=1), [SOLO_NET, "greedy"]),
     ]
     for call in calls:
         # A million games would take hours: the error must come first.

@@ -44,6 +44,7 @@ __all__ = [
     "agent_text",
     "agent_spec_text",
     "check_run",
+    "check_agents",
     "arena",
     "selfplay",
     "Network",
@@ -585,7 +586,7 @@ class VecEnv:
     once from its slot's next seed (slot ``i``'s ``e``-th game uses seed
     ``seed + i + n * e``): its row's ``rewards`` and ``terminated`` describe the
     game that ended, its observation and mask the new one. With ``opponents`` (an
-    agent, or its spec: ``random``, ``greedy``, ``mcts:iterations=...``) every seat but
+    agent or its spec: ``random``, ``greedy``, ``mcts:iterations=...``) every seat but
     ``learner`` (default 0) is played inside Rust, so ``to_move`` is always the
     learner.
 
@@ -701,6 +702,12 @@ def agent_text(agent: Any) -> str:
     """An agent's spec text: the text itself, or a built-in agent's ``spec``
     (``MCTSAgent(iterations=50)`` → ``"mcts:iterations=50"``). An agent
     holding a Python evaluator has none: its ``spec`` raises, and so does this.
+    """
+def check_agents(agents: Sequence[Any], players: int) -> None:
+    """The built-in agents among ``agents`` (those with a text form) can play a
+    table of ``players``, their models opened and checked: what every runner
+    checks before its first game, for ``dc.play``. Agents without a text form
+    (a Python evaluator, an agent of your own) are left to themselves.
     """
 def check_run(n_games: Any, seed: Any = 0, threads: Any = None) -> None:
     """The checks of a run's size, seed and threads, for runners that do not

@@ -27,8 +27,11 @@ class GameResult:
     game: Any = field(repr=False, default=None)
 
 
-def play(game: Any, agents: Sequence[Agent], *, max_decisions: int = 100_000) -> GameResult:
-    """Play ``game`` to the end in place, seat ``i`` choosing with ``agents[i]``.
+def play(game: Any, agents: Sequence[Agent | str], *, max_decisions: int = 100_000) -> GameResult:
+    """Play ``game`` to the end in place, seat ``i`` choosing with ``agents[i]``:
+    an agent (anything with ``act``) or a built-in agent's spec text
+    (``"greedy"``, ``"mcts:time=1"``). Built-in agents are checked against the
+    table before the first move (a network made for solo games refuses rivals).
 
     Works with :class:`dragoncastle.Game` and with the reference engine's ``Game``.
 
@@ -37,9 +40,21 @@ def play(game: Any, agents: Sequence[Agent], *, max_decisions: int = 100_000) ->
     >>> r = dc.play(dc.Game(players=2, seed=1), [RandomAgent(1), RandomAgent(2)])
     >>> len(r.scores), r.winners[0] in (0, 1)
     (2, True)
+    >>> dc.play(dc.Game(players=1, seed=1), ["greedy"]).scores[0] > 0
+    True
     """
     if len(agents) != game.players:
         raise ValueError(f"{game.players} seats but {len(agents)} agents")
+    if any(isinstance(a, str) for a in agents):
+        from .agents import from_spec
+
+        agents = [from_spec(a) if isinstance(a, str) else a for a in agents]
+    try:
+        from . import _core
+    except ImportError:  # the pure-Python engine alone: its agents check themselves
+        pass
+    else:
+        _core.check_agents(list(agents), game.players)
     actions: list[Any] = []
     seconds: list[float] = []
     while not game.is_over:

@@ -9,12 +9,16 @@
 //! bounded: a fixed table of slots and a fixed arena, emptied when full.
 //! Results do not depend on it (tested in `toy.rs` and `eval/plan.rs`).
 
-/// Slots of the table: a power of two (small in tests, so that slots are
+/// Slots of the largest table: a power of two. A search small enough to
+/// meet fewer positions gets a smaller table, which stays in the caches (a
+/// miss that goes to memory costs more than the work it saves).
+const MAX_SLOTS: usize = if cfg!(test) { 1 << 8 } else { 1 << 17 };
+/// Slots of the smallest table (small in tests, so that slots are
 /// overwritten and the arena emptied often).
-const SLOTS: usize = if cfg!(test) { 1 << 8 } else { 1 << 17 };
-/// Legal moves the arena holds before it is emptied (about 13 MB a planner
-/// with Dragon Castle's moves).
-const ARENA: usize = if cfg!(test) { 1 << 12 } else { 1 << 20 };
+const MIN_SLOTS: usize = if cfg!(test) { 1 << 8 } else { 1 << 12 };
+/// Legal moves the arena holds per slot before it is emptied (at most about
+/// 13 MB a planner with Dragon Castle's moves).
+const MOVES_PER_SLOT: usize = if cfg!(test) { 16 } else { 8 };
 
 /// The key of the position reached by a path: two independent 64-bit
 /// hashes of the root's number and the indices chosen, so that a false hit needs two
@@ -53,6 +57,8 @@ struct Slot {
 
 /// The memo of one planner.
 pub(crate) struct Memo<M> {
+    /// A power of two.
+    size: usize,
     slots: Vec<Slot>,
     moves: Vec<M>,
     codes: Vec<u32>,
@@ -62,15 +68,24 @@ pub(crate) struct Memo<M> {
 }
 
 impl<M: Copy> Memo<M> {
-    pub(crate) fn new() -> Self {
-        Memo { slots: Vec::new(), moves: Vec::new(), codes: Vec::new(), biases: Vec::new(), generation: 1 }
+    /// A memo for searches of about `playouts` playouts each (its table is
+    /// allocated at the first position recorded).
+    pub(crate) fn new(playouts: u64) -> Self {
+        // About one slot for every position of a 64-decision playout.
+        let size = (playouts.saturating_mul(64).min(MAX_SLOTS as u64) as usize).next_power_of_two().clamp(MIN_SLOTS, MAX_SLOTS);
+        Memo { size, slots: Vec::new(), moves: Vec::new(), codes: Vec::new(), biases: Vec::new(), generation: 1 }
+    }
+
+    /// Legal moves the arena holds.
+    fn arena(&self) -> usize {
+        self.size * MOVES_PER_SLOT
     }
 
     /// The moves, codes and biases recorded at `key` (codes and biases cover
     /// the moves when there is a choice, and are empty for a forced move).
     #[inline]
     pub(crate) fn get(&self, key: Path) -> Option<(&[M], &[u32], &[f64])> {
-        let slot = self.slots.get(key.0 as usize & (SLOTS - 1))?;
+        let slot = self.slots.get(key.0 as usize & (self.size - 1))?;
         if slot.key != key || slot.generation != self.generation {
             return None;
         }
@@ -83,12 +98,12 @@ impl<M: Copy> Memo<M> {
     #[inline]
     pub(crate) fn put(&mut self, key: Path, moves: &[M], codes: &[u32], biases: &[f64]) {
         if self.slots.is_empty() {
-            self.slots = vec![Slot::default(); SLOTS];
-            self.moves.reserve(ARENA);
-            self.codes.reserve(ARENA);
-            self.biases.reserve(ARENA);
+            self.slots = vec![Slot::default(); self.size];
+            self.moves.reserve(self.arena());
+            self.codes.reserve(self.arena());
+            self.biases.reserve(self.arena());
         }
-        if self.moves.len() + moves.len() > ARENA {
+        if self.moves.len() + moves.len() > self.arena() {
             // Full: every slot goes stale and the arena is reused.
             self.moves.clear();
             self.codes.clear();
@@ -105,6 +120,7 @@ impl<M: Copy> Memo<M> {
             self.biases.extend_from_slice(biases);
         }
         let slot = Slot { key, generation: self.generation, start: start as u32, len: moves.len() as u32 };
-        self.slots[key.0 as usize & (SLOTS - 1)] = slot;
+        let mask = self.size - 1;
+        self.slots[key.0 as usize & mask] = slot;
     }
 }

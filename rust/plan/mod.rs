@@ -197,7 +197,7 @@ impl<G: PlanGame> Planner<G> {
             logits: Vec::new(),
             playouts: 0,
             nested,
-            memo: Memo::new(),
+            memo: Memo::new(nested.playouts()),
             root: None,
             roots: 0,
             root_path: Path::root(0),

@@ -89,6 +89,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(search::agent_spec_text, m)?)?;
     m.add_function(wrap_pyfunction!(runner::agent_text, m)?)?;
     m.add_function(wrap_pyfunction!(runner::check_run, m)?)?;
+    m.add_function(wrap_pyfunction!(runner::check_agents, m)?)?;
     m.add_function(wrap_pyfunction!(search::arena, m)?)?;
     m.add_function(wrap_pyfunction!(search::selfplay, m)?)?;
     m.add_class::<network::PyNetwork>()?;

@@ -133,6 +133,27 @@ pub(crate) fn check_run(
     threads_arg(threads).map(|_| ())
 }
 
+/// The built-in agents among ``agents`` (those with a text form) can play a
+/// table of ``players``, their models opened and checked: what every runner
+/// checks before its first game, for ``dc.play``. Agents without a text form
+/// (a Python evaluator, an agent of your own) are left to themselves.
+#[pyfunction]
+pub(crate) fn check_agents(agents: Vec<Bound<'_, PyAny>>, #[pyo3(from_py_with = super::action::int_not_bool)] players: i64) -> PyResult<()> {
+    let players = crate::setup::check_players(players).map_err(to_py_err)?;
+    for agent in &agents {
+        // An agent's `spec` raising (a Python evaluator) or missing (an agent
+        // of your own) means it has no text form: nothing to check here.
+        let text = match agent.extract::<String>() {
+            Ok(text) => Some(text),
+            Err(_) => agent.getattr("spec").ok().and_then(|s| s.extract::<String>().ok()),
+        };
+        if let Some(text) = text {
+            check_seats(&[Agent::parse(&text).map_err(setup_err)?], players)?;
+        }
+    }
+    Ok(())
+}
+
 /// Every agent can play this table (a network made for solo refuses rivals).
 pub(crate) fn check_seats(agents: &[Agent], players: usize) -> PyResult<()> {
     agents
