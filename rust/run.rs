@@ -78,7 +78,18 @@ pub fn games<T: Send, E: Send>(
         }
     };
     std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads.clamp(1, out_len(chunk, &chunks))).map(|_| scope.spawn(worker)).collect();
+        let mut handles = Vec::new();
+        for _ in 0..threads.clamp(1, out_len(chunk, &chunks)) {
+            let w = &worker;
+            // A thread the system refuses (too many already) is one fewer to share the games.
+            match std::thread::Builder::new().spawn_scoped(scope, move || w()) {
+                Ok(h) => handles.push(h),
+                Err(_) => break,
+            }
+        }
+        if handles.is_empty() {
+            worker();
+        }
         // A panic in a worker is a bug: pass it on (the bindings turn it into an exception).
         for h in handles {
             h.join().unwrap_or_else(|e| std::panic::resume_unwind(e));

@@ -188,3 +188,40 @@ def test_agents_differ_when_a_setting_differs():
     assert MCTSAgent(iterations=10, noise=(0.3, 0.25)) != MCTSAgent(iterations=10)
     assert from_spec("mcts:iterations=10,noise=0.3/0.25,temperature=1") == MCTSAgent(
         iterations=10, noise=(0.3, 0.25), temperature=1.0)
+
+
+def test_the_ladder_checks_everything_before_its_first_game():
+    played = []
+    for agents, kw in ((["random", "greedy", "plan:time=0.01"], {}),
+                       (["random", "greedy", "mcts:model=/nonexistent/w.dcnet"], {}),
+                       (["random", "greedy", SOLO_NET], {}),
+                       (["random", "greedy"], {"solo_games": -1}),
+                       (["random", "greedy"], {"solo_games": 4, "seed": 2**64 - 2}),
+                       (["mcts:iterations=5,c=0.3", MCTSAgent(iterations=5, exploration=0.3)], {})):
+        with pytest.raises(ValueError):
+            dc.ladder(agents, 1, threads=1, progress=played.append, **kw)
+    assert played == []  # no group was played before the error
+
+
+def test_vecenv_checks_its_numbers_like_every_runner():
+    for kw in ({"n": -1}, {"n": 2.0}, {"n": True}, {"n": 0}, {"threads": -1}, {"threads": True}, {"threads": 2**70},
+               {"learner": -1, "opponents": "greedy"}, {"learner": True, "opponents": "greedy"},
+               {"learner": 2, "opponents": "greedy"}):
+        n = kw.pop("n", 2)
+        with pytest.raises(ValueError, match="must be a whole number"):
+            dc.VecEnv(n, players=2, **kw)
+
+
+def test_agents_compare_by_their_settings_and_play_takes_any_agent():
+    assert from_spec("random") == RandomAgent() and from_spec("greedy") == GreedyAgent() != RandomAgent()
+    assert len({from_spec("dragon"), DragonOfIngenuity()}) == 1
+    assert MCTSAgent(iterations=5, evaluator=None).spec == "mcts:iterations=5"
+    with pytest.raises(ValueError, match="seed"):
+        from_spec("random", seed=-1)
+
+    def uniform(observations, masks):
+        return np.ones(masks.shape, np.float32), np.full((len(masks), 2), 0.5, np.float32)
+
+    guided = MCTSAgent(iterations=5, evaluator=uniform, seed=1)
+    assert guided == guided and guided != MCTSAgent(iterations=5, evaluator=uniform, seed=1)
+    assert dc.play(dc.Game(players=2, seed=3), [guided, "greedy"]).game.is_over

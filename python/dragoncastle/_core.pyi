@@ -603,7 +603,7 @@ class VecEnv:
         *,
         players: int = 2,
         seed: int = 0,
-        threads: int = 1,
+        threads: Optional[int] = None,
         opponents: Any = None,
         learner: Optional[int] = None,
         reward: str = "win",

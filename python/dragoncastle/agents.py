@@ -17,7 +17,24 @@ __all__ = ["RandomAgent", "GreedyAgent", "DragonOfIngenuity", "MCTSAgent", "Sear
            "from_spec"]
 
 
-class RandomAgent:
+def _check_seed(seed: Any) -> None:
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64):
+        raise ValueError("seed must be an integer in 0..2**64 or None")
+
+
+class _Simple:
+    """What the agents without settings share: equal when of one kind."""
+
+    spec: str
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self)
+
+    def __hash__(self) -> int:
+        return hash(type(self))
+
+
+class RandomAgent(_Simple):
     """Uniformly random legal actions from its own seeded generator.
 
     Engine-agnostic: it only uses ``legal_actions()``.
@@ -42,7 +59,7 @@ class RandomAgent:
         return "RandomAgent()"
 
 
-class GreedyAgent:
+class GreedyAgent(_Simple):
     """One decision of look-ahead with a fixed heuristic (``docs/agents.md``).
 
     It values a position as the mover's score, plus progress towards sets
@@ -76,7 +93,7 @@ class GreedyAgent:
         return "GreedyAgent()"
 
 
-class DragonOfIngenuity:
+class DragonOfIngenuity(_Simple):
     """The solo game's automatic opponent as an agent, for any seat (docs/solo.md).
 
     A pure function of the visible state: Summon as soon as allowed; else the
@@ -227,8 +244,7 @@ class MCTSAgent:
         unknown = set(tuning) - _TUNING
         if unknown:
             raise TypeError(f"unknown MCTS parameter(s): {', '.join(sorted(unknown))} (known: {', '.join(sorted(_TUNING))})")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64):
-            raise ValueError("seed must be an integer in 0..2**64 or None")
+        _check_seed(seed)
         self._mcts = _core.MCTS(iterations, time_limit, threads, **tuning)
         self.iterations, self.time_limit, self.threads, self.seed = iterations, time_limit, threads, seed
         self.tuning = dict(tuning)
@@ -245,16 +261,21 @@ class MCTSAgent:
         >>> from_spec("mcts:iterations=200,c=0.3") == MCTSAgent(iterations=200, exploration=0.3)
         True
         """
-        if "evaluator" in self.tuning or "batch_size" in self.tuning:
+        if self.tuning.get("evaluator") is not None or self.tuning.get("batch_size") is not None:
             raise ValueError("an MCTSAgent holding a Python evaluator has no spec text: run it with dc.play, "
                              "or give the network as a weights file (model=...)")
         return _spec_text("mcts", {"iterations": self.iterations, "time": self.time_limit,
                                    "threads": None if self.threads == 1 else self.threads, **self.tuning})
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, MCTSAgent) and _settings(self) == _settings(other)
+        if not isinstance(other, MCTSAgent):
+            return False
+        if self.tuning.get("evaluator") is not None or other.tuning.get("evaluator") is not None:
+            return self is other  # a Python evaluator has no text to compare
+        return _settings(self) == _settings(other)
 
-    __hash__ = None  # type: ignore[assignment]
+    def __hash__(self) -> int:
+        return id(self) if self.tuning.get("evaluator") is not None else hash(_core.agent_spec_text(self.spec))
 
     def search(self, game: _core.Game) -> SearchResult:
         """Search the position for the player to move and report the root statistics."""
@@ -357,8 +378,7 @@ class PlannerAgent:
         if unknown:
             raise TypeError(f"unknown planner parameter(s): {', '.join(sorted(unknown))} "
                             f"(known: {', '.join(sorted(_PLAN_TUNING))})")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64):
-            raise ValueError("seed must be an integer in 0..2**64 or None")
+        _check_seed(seed)
         self.spec = _spec_text("plan", {"time": time_limit, "playouts": playouts,
                                         "threads": None if threads == 1 else threads, **tuning})
         self._planner = _core.Planner(self.spec)
@@ -392,7 +412,8 @@ class PlannerAgent:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, PlannerAgent) and _settings(self) == _settings(other)
 
-    __hash__ = None  # type: ignore[assignment]
+    def __hash__(self) -> int:
+        return hash(_core.agent_spec_text(self.spec))
 
 
 _PLAN_TUNING = {"level", "iterations", "alpha", "temperature", "aggregate", "warm", "keep", "prune", "oracle"}
@@ -412,6 +433,9 @@ def from_spec(spec: str, seed: int | None = None) -> Any:
     >>> from_spec("mcts:iterations=50,c=0.3").spec
     'mcts:iterations=50,exploration=0.3'
     """
+    if not isinstance(spec, str):
+        raise TypeError(f"from_spec reads spec text (\"greedy\", \"mcts:time=1\"); got a {type(spec).__name__}")
+    _check_seed(seed)
     name, params = _core.agent_spec(spec)
     if name == "random":
         return RandomAgent(seed)

@@ -26,6 +26,15 @@ from . import _core, distributed, replay
 __all__ = ["ArenaResult", "arena", "shard_ranges", "wilson"]
 
 
+def _same_agent(spec: str) -> str:
+    """What identifies an agent: its spec's canonical text (``mcts:c=0.3`` and
+    ``mcts:exploration=0.3`` are one agent); text that does not parse, itself."""
+    try:
+        return _core.agent_spec_text(spec)
+    except ValueError:
+        return spec
+
+
 def _per_move(seconds: float) -> str:
     """A time per move with a unit that suits it (``"4.44 ms"``, ``"3.1 µs"``)."""
     for unit, scale in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6)):
@@ -190,7 +199,7 @@ class ArenaResult:
                 rules, agents = game_rules, by_index
             if game_rules != rules:
                 raise ValueError(f"{where}: rules {game_rules} differ from the other records' ({rules})")
-            if by_index != agents:
+            if by_index != agents and list(map(_same_agent, by_index)) != list(map(_same_agent, agents)):
                 raise ValueError(f"{where}: agents {by_index} differ from {agents}")
             if game["seed"] in seen:
                 raise ValueError(f"{where}: game seed {game['seed']} appears twice (also {seen[game['seed']]}): "
@@ -323,9 +332,10 @@ def _ray_games(agents: list[str], n_games: int, seed: int, threads: int | None, 
     return games, seconds
 
 
-def arena(agents: Sequence[Any], n_games: int, *, seed: int = 0, threads: int | None = None, spirits: Any = None,
-          dragons: Any = None, layout: Any = None, rules: Any = None, progress: Callable[[int], Any] | None = None,
-          ray: str | None = None, shards: int | None = None, search_stats: int = 0) -> ArenaResult:
+def arena(agents: Sequence[Any], n_games: int, *, players: int | None = None, seed: int = 0, threads: int | None = None,
+          spirits: Any = None, dragons: Any = None, layout: Any = None, rules: Any = None,
+          progress: Callable[[int], Any] | None = None, ray: str | None = None, shards: int | None = None,
+          search_stats: int = 0) -> ArenaResult:
     """Play ``n_games`` games between built-in agents, one per seat (one agent
     plays solo), in Rust threads with the GIL released. Each agent is given in
     either spelling: its spec (``"random"``, ``"greedy"``, ``"dragon"``,
@@ -372,6 +382,8 @@ def arena(agents: Sequence[Any], n_games: int, *, seed: int = 0, threads: int | 
     (50, 3, True)
     """
     names = [_core.agent_text(a) for a in agents]
+    if players is not None and (isinstance(players, bool) or players != len(names)):
+        raise ValueError(f"an arena seats one agent per player: players={players!r} with {len(names)} agents")
     if shards is not None and (isinstance(shards, bool) or not isinstance(shards, int) or shards < 1):
         raise ValueError(f"shards must be a positive integer; got {shards!r}")
     if shards is not None and ray is None:
@@ -379,7 +391,9 @@ def arena(agents: Sequence[Any], n_games: int, *, seed: int = 0, threads: int | 
     if isinstance(search_stats, bool) or not isinstance(search_stats, int) or search_stats < 0:
         raise ValueError(f"search_stats must be a whole number >= 0; got {search_stats!r}")
     if ray is not None:
+        # Every check before Ray starts: the run's size, and each agent at this table.
         _core.check_run(n_games, seed, threads)
+        _core.check_agents(names, len(names))
         if layout is not None:
             raise ValueError("layout= is not sent to Ray workers yet; run the layout locally")
         games, seconds = _ray_games(names, n_games, seed, threads, rules, progress, spirits, dragons, ray, shards,

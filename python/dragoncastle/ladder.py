@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from . import _core
-from .arena import ArenaResult, arena
+from .arena import ArenaResult, _same_agent, arena
 
 __all__ = ["LadderResult", "ladder", "bradley_terry"]
 
@@ -172,16 +172,24 @@ def ladder(agents: Sequence[Any], games_per_pair: int, *, players: int = 2, seed
     ['greedy', 'random']
     """
     agents = [_core.agent_text(a) for a in agents]
-    if len(set(agents)) != len(agents):
-        raise ValueError("each agent may appear once in a ladder")
-    if not 2 <= players <= 4:
-        raise ValueError(f"a ladder's games have 2 to 4 players; got {players}")
+    if len({_same_agent(a) for a in agents}) != len(agents):
+        raise ValueError("each agent may appear once in a ladder (two of these are one agent: "
+                         f"{', '.join(agents)})")
+    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
+        raise ValueError(f"a ladder's games have 2 to 4 players; got {players!r}")
     if len(agents) < players:
         raise ValueError(f"a ladder of {players}-player games needs at least {players} agents; got {len(agents)}")
     if isinstance(games_per_pair, bool) or not isinstance(games_per_pair, int) or games_per_pair < 1:
         raise ValueError(f"games_per_pair must be a whole number >= 1; got {games_per_pair!r}")
-    groups = math.comb(len(agents), players)
-    _core.check_run(games_per_pair * max(groups, solo_games and 1), seed, threads)
+    if isinstance(solo_games, bool) or not isinstance(solo_games, int) or solo_games < 0:
+        raise ValueError(f"solo_games must be a whole number >= 0; got {solo_games!r}")
+    # Every check before the first game: the groups' seeds, the solo runs', and each agent
+    # at the tables it will sit at.
+    _core.check_run(games_per_pair * math.comb(len(agents), players), seed, threads)
+    _core.check_agents(agents, players)
+    if solo_games:
+        _core.check_run(solo_games, seed, threads)
+        _core.check_agents(agents, 1)
     n = len(agents)
     games_for = dict(games_for or {})
     for key, count in games_for.items():

@@ -81,6 +81,15 @@ pub(crate) fn check_seeds(seed: u64, n_games: usize) -> PyResult<()> {
     }
 }
 
+/// A whole number `name` in `low..=high` (not a bool, not a float), or the one error.
+pub(crate) fn whole_arg(v: &Bound<'_, PyAny>, name: &str, low: usize, high: usize) -> PyResult<usize> {
+    let bad = || PyValueError::new_err(format!("{name} must be a whole number from {low} to {high}; got {v}"));
+    if v.is_instance_of::<pyo3::types::PyBool>() || !v.is_instance_of::<pyo3::types::PyInt>() {
+        return Err(bad());
+    }
+    v.extract::<usize>().ok().filter(|n| (low..=high).contains(n)).ok_or_else(bad)
+}
+
 /// Threads of a run: 1 to the search's bound; `None` takes every core.
 pub(crate) fn threads_arg(threads: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
     let max = crate::search::MAX_THREADS;

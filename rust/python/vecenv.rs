@@ -38,16 +38,16 @@ pub struct PyVecEnv {
 #[pymethods]
 impl PyVecEnv {
     #[new]
-    #[pyo3(signature = (n, *, players = 2, seed = 0, threads = 1, opponents = None, learner = None, reward = "win", observation = "compact", spirits = None, dragons = None, layout = None, rules = None))]
+    #[pyo3(signature = (n, *, players = 2, seed = 0, threads = None, opponents = None, learner = None, reward = "win", observation = "compact", spirits = None, dragons = None, layout = None, rules = None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
-        n: usize,
+        n: &Bound<'_, PyAny>,
         #[pyo3(from_py_with = crate::python::action::int_not_bool)] players: i64,
         #[pyo3(from_py_with = crate::python::runner::seed_arg)] seed: u64,
-        threads: usize,
+        threads: Option<&Bound<'_, PyAny>>,
         opponents: Option<&Bound<'_, PyAny>>,
-        learner: Option<usize>,
+        learner: Option<&Bound<'_, PyAny>>,
         reward: &str,
         observation: &str,
         spirits: Option<&Bound<'_, PyAny>>,
@@ -58,6 +58,13 @@ impl PyVecEnv {
         use crate::python::runner;
         crate::setup::check_players(players).map_err(crate::python::to_py_err)?;
         let players = players as usize;
+        let n = runner::whole_arg(n, "n", 1, crate::vecenv::MAX_GAMES)?;
+        // One thread unless told (a step is short: threads pay off for many games).
+        let threads = match threads.filter(|t| !t.is_none()) {
+            None => 1,
+            Some(t) => runner::whole_arg(t, "threads", 1, crate::search::MAX_THREADS)?,
+        };
+        let learner = learner.filter(|l| !l.is_none()).map(|l| runner::whole_arg(l, "learner", 0, players - 1)).transpose()?;
         // Checked before the arrays are allocated.
         crate::vecenv::check_size(n, threads).map_err(to_py_err)?;
         runner::check_seeds(seed, n)?;
