@@ -134,7 +134,9 @@ struct GameJson {
     spirits: Vec<String>,
     #[serde(default)]
     dragons: Vec<String>,
-    deal: Vec<String>,
+    /// Left out when `seed` makes it: a record that shows no covered tile.
+    #[serde(default)]
+    deal: Option<Vec<String>>,
     actions: Vec<i64>,
     /// Written for readers and checked on load; the replay is the truth.
     summary: Option<SummaryJson>,
@@ -368,7 +370,7 @@ impl Game {
             rules: RulesJson { dragon_set_bonus: self.state.rules().dragon_set_bonus },
             spirits: self.spirit_names().into_iter().map(String::from).collect(),
             dragons: self.dragon_names().into_iter().map(String::from).collect(),
-            deal: self.deal.iter().map(|t| t.code()).collect(),
+            deal: Some(self.deal.iter().map(|t| t.code()).collect()),
             actions: self.actions().map(|a| a.id() as i64).collect(),
             summary: Some(SummaryJson {
                 phase: self.state.phase().name().into(),
@@ -410,7 +412,11 @@ impl Game {
             ));
         }
         let layout = Layout::parse(&j.layout).map_err(|e| bad(e.to_string()))?;
-        let deal = j.deal.iter().map(|c| Tile::parse(c)).collect::<Result<Vec<_>, _>>().map_err(|e| bad(e.to_string()))?;
+        let deal = match (&j.deal, j.seed) {
+            (Some(codes), _) => codes.iter().map(|c| Tile::parse(c)).collect::<Result<Vec<_>, _>>().map_err(|e| bad(e.to_string()))?,
+            (None, Some(seed)) => seeded_deal(seed).to_vec(),
+            (None, None) => return Err(bad("a game without a seed needs its deal".into())),
+        };
         let rules = Rules { dragon_set_bonus: j.rules.dragon_set_bonus };
         let spirit_names: Vec<&str> = j.spirits.iter().map(String::as_str).collect();
         let dragon_names: Vec<&str> = j.dragons.iter().map(String::as_str).collect();

@@ -308,6 +308,23 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def port_arg(text: str) -> int:
+    port = _whole_number(text, 1, "1 to 65535")
+    if port > 65535:
+        raise argparse.ArgumentTypeError(f"must be 1 to 65535, got {port}")
+    return port
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    try:
+        from .serve import main as serve_main
+    except ImportError as e:
+        raise SystemExit(f"dragoncastle serve: {e}") from None
+    print(f"Dragon Castle table at http://{args.host}:{args.port}/ (Ctrl-C stops it)", flush=True)
+    serve_main(args.host, args.port, args.open)
+    return 0
+
+
 def cmd_ladder(args: argparse.Namespace) -> int:
     from .ladder import ladder
 
@@ -443,6 +460,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     pb.add_argument("--games", type=positive, default=20_000, help="games per batch-playout measurement")
     pb.add_argument("--plot", metavar="FILE.png", help="also draw Rust vs Python time per operation (needs matplotlib)")
     pb.set_defaults(func=cmd_bench)
+    pv = sub.add_parser("serve", help="a local web table: play against the bots in a browser (needs the web extra)",
+                        description="Start a local web app where people play Dragon Castle against the bots, with "
+                        "hints from the search, undo, and saved games that 'dragoncastle replay' opens "
+                        "(docs/serve.md). Needs: pip install \"dragoncastle[web]\". Ctrl-C stops it.")
+    pv.add_argument("--host", default="127.0.0.1", help="the address to listen on (default: %(default)s, this machine only)")
+    pv.add_argument("--port", type=port_arg, default=8000, help="the port (default: %(default)s)")
+    pv.add_argument("--open", action="store_true", help="open the page in a browser (default: no)")
+    pv.set_defaults(func=cmd_serve)
     # `train` has its own parser (dragoncastle.train.main); listed here for --help.
     sub.add_parser("train", help="self-play training of the search's network; writes weights files (docs/training.md)")
     given = list(sys.argv[1:] if argv is None else argv)

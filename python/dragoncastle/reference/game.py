@@ -1048,11 +1048,12 @@ class Game:
                 or data["version"] not in (1, 2, JSON_VERSION):
             found = (data.get("format"), data.get("version")) if isinstance(data, dict) else (None, None)
             raise ValueError(f"invalid game JSON: format/version {found[0]!r}/{found[1]!r} not supported")
-        required = {"format", "version", "players", "seed", "layout", "rules", "deal", "actions"}
-        optional = {"spirits", "dragons", "summary", "meta"}
+        required = {"format", "version", "players", "seed", "layout", "rules", "actions"}
+        # The deal may be left out when the seed makes it (a record that shows no covered tile).
+        optional = {"spirits", "dragons", "summary", "meta", "deal"}
         if not required <= data.keys() <= required | optional:
             raise ValueError("invalid game JSON: expected the fields " + ", ".join(sorted(required))
-                             + " (and spirits, dragons, summary, meta)")
+                             + " (and deal, spirits, dragons, summary, meta)")
         if data.get("meta") is not None and not isinstance(data["meta"], dict):
             raise ValueError("invalid game JSON: meta must be an object")
         # The cards in play by name (none when left out); version 1 (the base game) has none;
@@ -1066,6 +1067,10 @@ class Game:
             raise ValueError("invalid game JSON: version 2 games with Spirit cards were recorded under the four-window "
                              "Spirit rule withdrawn in 2026-12 (R-SPIRIT-2) and cannot be replayed")
         rules, actions, seed = data["rules"], data["actions"], data["seed"]
+        if data.get("deal") is None:
+            if type(seed) is not int or not 0 <= seed < 2**64:
+                raise ValueError("invalid game JSON: a game without a seed needs its deal")
+            data["deal"] = [t.code for t in seeded_deal(seed)]
         if not (isinstance(rules, dict) and rules.keys() == {"dragon_set_bonus"} and isinstance(rules["dragon_set_bonus"], bool)
                 and isinstance(actions, list)
                 and isinstance(data["deal"], list) and isinstance(data["layout"], str) and type(data["players"]) is int

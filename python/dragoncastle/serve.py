@@ -1,0 +1,436 @@
+"""``dragoncastle serve``: a local web table where people play against the bots
+(``docs/serve.md``). Needs the ``web`` extra: ``pip install "dragoncastle[web]"``.
+
+:func:`app` returns the ASGI app (Starlette); ``dragoncastle serve`` runs it
+with uvicorn. The page at ``/`` plays; its JSON API under ``/api`` is for
+scripts and other front ends too:
+
+>>> from starlette.testclient import TestClient
+>>> client = TestClient(app())
+>>> state = client.post("/api/games", json={"seats": ["human"], "seed": 7}).json()
+>>> state["to_move"], state["over"], len(state["legal"]) > 0
+(0, False, True)
+>>> state = client.post(f"/api/games/{state['id']}/actions", json={"action": state["legal"][0]["id"]}).json()
+>>> state["history"][0]["seat"]
+0
+
+Every response shows only what the person at the table may know: the
+legal moves and the picture of the seat to move among the people (the
+engine's public picture), never a covered castle tile. A saved record
+leaves the deal out (its seed makes it; ``Game.from_json`` reads it back).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+import time
+import uuid
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any
+
+from . import _core
+from .agents import MCTSAgent, PlannerAgent, from_spec
+
+try:
+    from starlette.applications import Starlette
+    from starlette.requests import Request
+    from starlette.responses import HTMLResponse, JSONResponse, Response
+    from starlette.routing import Route
+except ImportError as _missing:  # pragma: no cover - the extra is missing
+    raise ImportError('dragoncastle serve needs the web extra: pip install "dragoncastle[web]"') from _missing
+
+__all__ = ["app", "MAX_GAMES", "MAX_BOT_SECONDS", "HUMAN"]
+
+#: Games a server holds at once; the oldest finished one makes room for a new one.
+MAX_GAMES = 64
+#: A bot's and a hint's time per move, at most (seconds).
+MAX_BOT_SECONDS = 10.0
+#: The seat of a person, in ``seats``.
+HUMAN = "human"
+#: Top moves a bot's or a hint's search reports.
+TOP = 5
+
+
+class TableError(Exception):
+    """A request the table refuses: an HTTP status and a message, the game unchanged."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+@dataclass
+class Table:
+    """One game at the server: the game, who sits where, and the bots' work."""
+
+    id: str
+    game: Any
+    seats: list[str]
+    agents: list[Any]
+    #: The seat of each decision in ``game.history`` that a person or bot took (the
+    #: Dragon of Ingenuity's solo moves are not decisions of a seat).
+    authors: list[int] = field(default_factory=list)
+    #: Per decision: the search's top moves when a bot searched, else None.
+    stats: list[Any] = field(default_factory=list)
+    thinking: bool = False
+    error: str | None = None
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    created: float = field(default_factory=time.monotonic)
+
+    def humans(self) -> list[int]:
+        return [i for i, s in enumerate(self.seats) if s == HUMAN]
+
+    def viewer(self) -> int:
+        """Whose view the page shows: the person to move, else the first person."""
+        seat = self.game.current_player
+        people = self.humans()
+        return seat if seat in people or not people else people[0]
+
+
+def _bot(spec: Any, seat: int) -> Any:
+    if not isinstance(spec, str) or not spec.strip():
+        raise TableError(422, f"seat {seat}: a seat is \"human\" or an agent spec (\"greedy\", \"mcts:time=1\")")
+    try:
+        agent = from_spec(spec)
+    except ValueError as e:
+        raise TableError(422, f"seat {seat}: {e}") from None
+    name, params = _core.agent_spec(spec)
+    if name == "plan" and params["oracle"]:
+        raise TableError(422, f"seat {seat}: the oracle reads the hidden tiles; it never plays at a table")
+    if name in ("mcts", "plan"):
+        budget = params["time_limit"]
+        if budget is None or budget > MAX_BOT_SECONDS:
+            raise TableError(422, f"seat {seat}: give the bot a time per move of at most {MAX_BOT_SECONDS:g} s "
+                                  f"({name}:time=1)")
+    return agent
+
+
+def _whole(value: Any, name: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise TableError(422, f"{name} must be a whole number from {low} to {high}; got {value!r}")
+    return value
+
+
+def _cards(value: Any, name: str) -> Any:
+    if value is None or isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return value
+    return _whole(value, name, 0, 10)
+
+
+def new_table(body: Any) -> Table:
+    """A table from a ``POST /api/games`` body (or a saved ``record`` to continue)."""
+    if not isinstance(body, dict):
+        raise TableError(422, "the body is a JSON object: {\"seats\": [\"human\", \"greedy\"], ...}")
+    known = {"seats", "seed", "spirits", "dragons", "layout", "solo_variant", "record"}
+    if set(body) - known:
+        raise TableError(422, f"unknown settings: {', '.join(sorted(set(body) - known))} (known: {', '.join(sorted(known))})")
+    seats = body.get("seats", [HUMAN])
+    if not isinstance(seats, list) or not 1 <= len(seats) <= 4:
+        raise TableError(422, "seats is a list of 1 to 4 seats, each \"human\" or an agent spec")
+    agents = [None if s == HUMAN else _bot(s, i) for i, s in enumerate(seats)]
+    if "record" in body:
+        game = _from_record(body["record"])
+    else:
+        seed = body.get("seed")
+        seed = random.getrandbits(63) if seed is None else _whole(seed, "seed", 0, 2**64 - 1)
+        spirits, dragons = _cards(body.get("spirits"), "spirits"), _cards(body.get("dragons"), "dragons")
+        variant = body.get("solo_variant", False)
+        if not isinstance(variant, bool):
+            raise TableError(422, "solo_variant is true or false")
+        if variant:
+            if len(seats) != 1:
+                raise TableError(422, "solo_variant is the solo game with one Spirit and one Dragon: one seat")
+            spirits, dragons = spirits or 1, dragons or 1
+        layout = body.get("layout")
+        if layout is not None and not isinstance(layout, str):
+            raise TableError(422, "layout is a standard layout's name or layout text")
+        try:
+            game = _core.Game(players=len(seats), seed=seed, spirits=spirits, dragons=dragons, layout=layout)
+        except (ValueError, TypeError) as e:
+            raise TableError(422, str(e)) from None
+    if game.players != len(seats):
+        raise TableError(422, f"the record has {game.players} players and seats names {len(seats)}")
+    try:
+        _core.check_agents([a for a in agents if a is not None], game.players)
+    except ValueError as e:
+        raise TableError(422, str(e)) from None
+    authors = _authors(game)
+    return Table(uuid.uuid4().hex[:12], game, list(seats), agents, authors, [None] * len(authors))
+
+
+def _authors(game: Any) -> list[int]:
+    """The seat of each decision of a loaded game (taking them back one by one)."""
+    g, seats = game.clone(), []
+    while any(not by_dragon for by_dragon in g.history_by_dragon):
+        g.undo()  # a decision, with the Dragon of Ingenuity's replies after it
+        seats.append(g.current_player)
+    return seats[::-1]
+
+
+def _from_record(record: Any) -> Any:
+    if not isinstance(record, str) or len(record) > 1 << 20:
+        raise TableError(422, "record is one line of a saved game (GET /api/games/{id}/record), at most 1 MiB")
+    try:
+        return _core.Game.from_json(record.strip())
+    except ValueError as e:
+        raise TableError(422, f"record: {e}") from None
+
+
+def _search_stats(agent: Any, game: Any) -> tuple[Any, Any]:
+    """A bot's move, and its search's top moves (for the page and the record)."""
+    if isinstance(agent, MCTSAgent):
+        r = agent.search(game)
+        top = sorted(r.visits, key=lambda a: -r.visits[a])[:TOP]
+        return r.action, {"iterations": r.iterations,
+                          "top": [[a.id, r.visits[a], round(r.values[a], 4)] for a in top]}
+    if isinstance(agent, PlannerAgent):
+        p = agent.plan(game)
+        top = sorted(p.values, key=lambda a: -p.values[a])[:TOP]
+        return p.action, {"playouts": p.playouts, "top_plan": [[a.id, p.tried[a], round(p.values[a], 2)] for a in top]}
+    return agent.act(game), None
+
+
+def _play_bots(table: Table) -> None:
+    """The bots' turns, in a background thread (their searches release the GIL)."""
+    try:
+        while not table.game.is_over:
+            seat = table.game.current_player
+            agent = table.agents[seat]
+            if agent is None:
+                break
+            # A bot searches a copy: the page keeps reading the game meanwhile.
+            action, stats = _search_stats(agent, table.game.clone())
+            with table.lock:
+                table.game.apply(action)
+                table.authors.append(seat)
+                table.stats.append(stats)
+    except Exception as e:  # a bot that fails stops the table with its message, never the server
+        table.error = f"the bot at seat {table.game.current_player} failed: {e}"
+    finally:
+        table.thinking = False
+
+
+def _start_bots(table: Table) -> None:
+    g = table.game
+    if not g.is_over and table.agents[g.current_player] is not None and not table.thinking:
+        table.thinking = True
+        threading.Thread(target=_play_bots, args=(table,), daemon=True).start()
+
+
+def public(table: Table) -> dict[str, Any]:
+    """What the page may show: nothing a person at the table may not know."""
+    with table.lock:
+        g = table.game
+        seat = g.current_player
+        person = not g.is_over and table.agents[seat] is None and not table.thinking
+        played = [a for a, by_dragon in zip(g.history, g.history_by_dragon) if not by_dragon]
+        state = {
+            "id": table.id,
+            "seats": table.seats,
+            "players": g.players,
+            "to_move": seat,
+            "phase": g.phase.name,
+            "turn": g.turn,
+            "over": g.is_over,
+            "thinking": table.thinking,
+            "error": table.error,
+            "scores": g.scores(),
+            "winners": g.winners() if g.is_over else [],
+            "rank": g.rank() if g.is_over and g.players == 1 else None,
+            "legal": [{"id": a.id, "text": str(a)} for a in g.legal_actions()] if person else [],
+            "history": [{"seat": s, "action": {"id": a.id, "text": str(a)}, "search": st}
+                        for s, a, st in zip(table.authors, played, table.stats)],
+            "svg": g._repr_svg_(),
+        }
+    return state
+
+
+class Tables:
+    """The games a server holds, each with its own id and lock."""
+
+    def __init__(self) -> None:
+        self.tables: dict[str, Table] = {}
+        self.lock = threading.Lock()
+
+    def add(self, table: Table) -> None:
+        with self.lock:
+            if len(self.tables) >= MAX_GAMES:
+                done = [t for t in self.tables.values() if t.game.is_over and not t.thinking]
+                if not done:
+                    raise TableError(429, f"this server holds {MAX_GAMES} games at most; delete one first")
+                del self.tables[min(done, key=lambda t: t.created).id]
+            self.tables[table.id] = table
+
+    def get(self, game_id: str) -> Table:
+        table = self.tables.get(game_id)
+        if table is None:
+            raise TableError(404, f"no game {game_id!r} here")
+        return table
+
+    def remove(self, game_id: str) -> None:
+        with self.lock:
+            self.get(game_id)
+            del self.tables[game_id]
+
+
+async def _body(request: Request) -> Any:
+    raw = await request.body()
+    if len(raw) > 2 << 20:
+        raise TableError(413, "the body is larger than 2 MiB")
+    if not raw:
+        return {}
+    try:
+        return json.loads(raw)
+    except (ValueError, RecursionError):
+        raise TableError(400, "the body is not JSON") from None
+
+
+def _person_moves(table: Table) -> None:
+    g = table.game
+    if g.is_over:
+        raise TableError(409, "the game is over")
+    if table.thinking or table.agents[g.current_player] is not None:
+        raise TableError(409, "it is not a person's turn: a bot is to move")
+
+
+def _apply(table: Table, body: Any) -> None:
+    if not isinstance(body, dict) or "action" not in body:
+        raise TableError(422, "the body is {\"action\": \"take 0,3\"} (text or id)")
+    action = body["action"]
+    if isinstance(action, bool) or not isinstance(action, (int, str)):
+        raise TableError(422, "an action is its text (\"take 0,3\") or its id")
+    with table.lock:
+        _person_moves(table)
+        g = table.game
+        seat = g.current_player
+        try:
+            chosen = _core.Action.from_id(action) if isinstance(action, int) else _core.Action.parse(action)
+        except (ValueError, OverflowError) as e:
+            raise TableError(422, f"not an action: {e}") from None
+        if not g.is_legal(chosen):
+            raise TableError(422, f"{chosen} is not legal here")
+        g.apply(chosen)
+        table.authors.append(seat)
+        table.stats.append(None)
+
+
+def _undo(table: Table) -> None:
+    """Take back the person's last decision and the bots' replies after it."""
+    with table.lock:
+        if table.thinking:
+            raise TableError(409, "a bot is thinking: undo when it has moved")
+        people = table.humans()
+        if not any(s in people for s in table.authors):
+            raise TableError(409, "there is no decision of a person to take back")
+        g = table.game
+        while True:
+            seat = table.authors.pop()
+            table.stats.pop()
+            g.undo()  # the Dragon of Ingenuity's solo replies go with it
+            if seat in people:
+                break
+        table.error = None
+
+
+def _hint(table: Table, body: Any) -> dict[str, Any]:
+    seconds = body.get("time", 0.5) if isinstance(body, dict) else None
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 < seconds <= MAX_BOT_SECONDS:
+        raise TableError(422, f"time is the search's seconds, more than 0 and at most {MAX_BOT_SECONDS:g}")
+    with table.lock:
+        _person_moves(table)
+        position = table.game.clone()
+    r = MCTSAgent(time_limit=float(seconds), reuse_tree=False).search(position)
+    top = sorted(r.visits, key=lambda a: -r.visits[a])[:TOP]
+    return {"action": {"id": r.action.id, "text": str(r.action)}, "iterations": r.iterations,
+            "top": [{"id": a.id, "text": str(a), "visits": r.visits[a], "value": round(r.values[a], 4)} for a in top]}
+
+
+def record(table: Table) -> str:
+    """The game as one line ``dragoncastle replay`` opens: its ``to_json()``
+    without the deal (the seed makes it) and with ``meta``: the seats' agents
+    and the bots' search statistics."""
+    with table.lock:
+        data = json.loads(table.game.to_json())
+        if data.get("seed") is not None:
+            del data["deal"]
+        data["meta"] = {"agents": table.seats,
+                        "search": [s if s is None or "iterations" in s else None for s in table.stats]}
+    return json.dumps(data, separators=(",", ":"))
+
+
+def app() -> Starlette:
+    """The ASGI app: the page at ``/`` and the JSON API (``docs/serve.md``)."""
+    tables = Tables()
+
+    def page(request: Request) -> Response:
+        return HTMLResponse(resources.files(__package__).joinpath("serve.html").read_text(encoding="utf-8"))
+
+    async def create(request: Request) -> Response:
+        table = new_table(await _body(request))
+        tables.add(table)
+        _start_bots(table)
+        return JSONResponse(public(table), status_code=201)
+
+    def show(request: Request) -> Response:
+        return JSONResponse(public(tables.get(request.path_params["id"])))
+
+    async def act(request: Request) -> Response:
+        table = tables.get(request.path_params["id"])
+        _apply(table, await _body(request))
+        _start_bots(table)
+        return JSONResponse(public(table))
+
+    async def hint(request: Request) -> Response:
+        table = tables.get(request.path_params["id"])
+        body = await _body(request)
+        import anyio.to_thread
+
+        return JSONResponse(await anyio.to_thread.run_sync(_hint, table, body))
+
+    def undo(request: Request) -> Response:
+        table = tables.get(request.path_params["id"])
+        _undo(table)
+        return JSONResponse(public(table))
+
+    def saved(request: Request) -> Response:
+        table = tables.get(request.path_params["id"])
+        return Response(record(table) + "\n", media_type="application/x-ndjson",
+                        headers={"Content-Disposition": f'attachment; filename="dragoncastle-{table.id}.jsonl"'})
+
+    def delete(request: Request) -> Response:
+        tables.remove(request.path_params["id"])
+        return Response(status_code=204)
+
+    async def refused(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, TableError)
+        return JSONResponse({"error": str(exc)}, status_code=exc.status)
+
+    async def not_found(request: Request, exc: Exception) -> Response:
+        status = getattr(exc, "status_code", 404)
+        return JSONResponse({"error": getattr(exc, "detail", "not found")}, status_code=status)
+
+    routes = [
+        Route("/", page),
+        Route("/api/games", create, methods=["POST"]),
+        Route("/api/games/{id}", show, methods=["GET"]),
+        Route("/api/games/{id}", delete, methods=["DELETE"]),
+        Route("/api/games/{id}/actions", act, methods=["POST"]),
+        Route("/api/games/{id}/hint", hint, methods=["POST"]),
+        Route("/api/games/{id}/undo", undo, methods=["POST"]),
+        Route("/api/games/{id}/record", saved, methods=["GET"]),
+    ]
+    return Starlette(routes=routes, exception_handlers={TableError: refused, 404: not_found, 405: not_found})
+
+
+def main(host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False) -> None:
+    """Run the table with uvicorn until Ctrl-C."""
+    import uvicorn
+
+    if open_browser:
+        import webbrowser
+
+        threading.Timer(1.0, webbrowser.open, args=(f"http://{host}:{port}/",)).start()
+    uvicorn.run(app(), host=host, port=port, log_level="warning")

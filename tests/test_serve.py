@@ -1,0 +1,213 @@
+"""The web table's JSON API (``dragoncastle serve``, ``docs/serve.md``; API.md,
+"The web table"), through Starlette's test client: every endpoint, every
+refusal (4xx with a JSON error, the game unchanged, never a 500), whole games
+against the bots, and the hidden-information guarantee."""
+
+from __future__ import annotations
+
+import json
+import time
+import warnings
+
+import pytest
+
+import dragoncastle as dc
+
+pytest.importorskip("starlette")
+warnings.filterwarnings("ignore", message=".*httpx.*")
+from starlette.testclient import TestClient  # noqa: E402
+
+from dragoncastle import serve  # noqa: E402
+
+
+@pytest.fixture()
+def client():
+    return TestClient(serve.app(), raise_server_exceptions=False)
+
+
+def wait(client, game_id, timeout=60.0):
+    """The state once no bot is thinking."""
+    end = time.monotonic() + timeout
+    while True:
+        state = client.get(f"/api/games/{game_id}").json()
+        if not state["thinking"] or time.monotonic() > end:
+            return state
+        time.sleep(0.02)
+
+
+def play_person(client, state, pick=lambda legal: legal[-1]):
+    """Play the person's moves (the last legal one each time) to the end."""
+    while not state["over"]:
+        state = wait(client, state["id"])
+        if state["over"]:
+            break
+        assert state["legal"], state
+        r = client.post(f"/api/games/{state['id']}/actions", json={"action": pick(state["legal"])["id"]})
+        assert r.status_code == 200, r.text
+        state = r.json()
+    return state
+
+
+def test_the_page_and_every_endpoint(client):
+    page = client.get("/")
+    assert page.status_code == 200 and "<svg" not in page.text and "/api/games" in page.text
+    r = client.post("/api/games", json={"seats": ["human", "greedy"], "seed": 7})
+    assert r.status_code == 201
+    state = r.json()
+    for key in ("id", "to_move", "phase", "over", "scores", "legal", "svg"):
+        assert key in state
+    gid = state["id"]
+    assert client.get(f"/api/games/{gid}").json()["legal"] == state["legal"]
+    first = state["legal"][0]
+    after = client.post(f"/api/games/{gid}/actions", json={"action": first["text"]}).json()
+    assert after["history"][0]["action"] == first
+    hint = client.post(f"/api/games/{gid}/hint", json={"time": 0.05})
+    assert hint.status_code == 200 and hint.json()["top"][0]["visits"] > 0
+    undone = client.post(f"/api/games/{gid}/undo").json()
+    assert undone["history"] == [] and undone["legal"] == state["legal"]
+    saved = client.get(f"/api/games/{gid}/record")
+    assert saved.status_code == 200 and dc.Game.from_json(saved.text).history == []
+    assert client.delete(f"/api/games/{gid}").status_code == 204
+    assert client.get(f"/api/games/{gid}").status_code == 404
+
+
+def test_a_whole_game_against_greedy_scores_as_the_engine(client):
+    state = client.post("/api/games", json={"seats": ["human", "greedy"], "seed": 11}).json()
+    state = play_person(client, state)
+    record = client.get(f"/api/games/{state['id']}/record").text
+    replayed = dc.Game.from_json(record)  # the engine replays the saved game
+    assert replayed.is_over and replayed.scores() == state["scores"] and replayed.winners() == state["winners"]
+    meta = json.loads(record)["meta"]
+    assert meta["agents"] == ["human", "greedy"]
+    assert [h["seat"] for h in state["history"]].count(1) > 10  # greedy played its seat
+
+
+def test_a_solo_game_ends_with_its_rank_and_undo_takes_back_a_person_s_decision(client):
+    state = client.post("/api/games", json={"seats": ["human"], "seed": 3}).json()
+    gid = state["id"]
+    for _ in range(6):
+        state = client.post(f"/api/games/{gid}/actions", json={"action": state["legal"][0]["id"]}).json()
+    before = client.get(f"/api/games/{gid}").json()
+    client.post(f"/api/games/{gid}/actions", json={"action": before["legal"][-1]["id"]})
+    assert client.post(f"/api/games/{gid}/undo").json()["svg"] == before["svg"]
+    state = play_person(client, before)
+    assert state["rank"] == dc.solo_rank(state["scores"][0])
+
+
+def test_bots_move_on_their_own_and_show_their_search(client):
+    state = client.post("/api/games", json={"seats": ["mcts:time=0.02", "human"], "seed": 4}).json()
+    assert state["thinking"] or state["history"]
+    state = wait(client, state["id"])
+    assert state["to_move"] == 1 and state["legal"]
+    searched = [h["search"] for h in state["history"] if h["seat"] == 0]
+    assert searched and all(s["iterations"] > 0 and s["top"] for s in searched)
+    # A saved game with the bot's statistics opens in the replay page.
+    record = client.get(f"/api/games/{state['id']}/record").text
+    from dragoncastle.replay import parse_record
+
+    rec, _ = parse_record(record, "saved")
+    assert len(rec.search) == len(rec.actions)
+
+
+def test_a_saved_game_continues(client):
+    state = client.post("/api/games", json={"seats": ["human", "human"], "seed": 8}).json()
+    for _ in range(5):
+        state = client.post(f"/api/games/{state['id']}/actions", json={"action": state["legal"][0]["id"]}).json()
+    record = client.get(f"/api/games/{state['id']}/record").text
+    again = client.post("/api/games", json={"seats": ["human", "human"], "record": record})
+    assert again.status_code == 201
+    assert again.json()["svg"] == state["svg"] and again.json()["history"] == state["history"]
+    # With a bot in the seat to move, it takes the game on from there.
+    bot = client.post("/api/games", json={"seats": ["human", "greedy"], "record": record}).json()
+    bot = wait(client, bot["id"])
+    assert bot["history"][:5] == state["history"] and bot["history"][5]["seat"] == 1
+
+
+def test_bad_requests_get_a_4xx_with_a_reason_and_change_nothing(client):
+    state = client.post("/api/games", json={"seats": ["human", "greedy"], "seed": 5}).json()
+    gid = state["id"]
+    bad_settings = [
+        [], {"seats": []}, {"seats": ["human"] * 5}, {"seats": ["nobody"]}, {"seats": ["human"], "colour": "red"},
+        {"seats": ["plan:time=1", "human"]}, {"seats": ["human", "mcts:iterations=10"]},
+        {"seats": ["human", "mcts:time=100"]}, {"seats": ["plan:oracle=true,time=1"]},
+        {"seats": ["human", "mcts:time=1,model=builtin"]}, {"seats": ["human"], "seed": -1},
+        {"seats": ["human"], "seed": True}, {"seats": ["human"], "spirits": 11}, {"seats": ["human"], "layout": 3},
+        {"seats": ["human", "human"], "solo_variant": True}, {"seats": ["human"], "record": "{}"},
+    ]
+    for body in bad_settings:
+        r = client.post("/api/games", json=body)
+        assert r.status_code == 422 and r.json()["error"], (body, r.status_code, r.text)
+    cases = [
+        ("post", f"/api/games/{gid}/actions", {"action": "take 99,99"}, 422),
+        ("post", f"/api/games/{gid}/actions", {"action": "fly away"}, 422),
+        ("post", f"/api/games/{gid}/actions", {"action": 10**30}, 422),
+        ("post", f"/api/games/{gid}/actions", {"action": True}, 422),
+        ("post", f"/api/games/{gid}/actions", {"move": 1}, 422),
+        ("post", f"/api/games/{gid}/actions", [], 422),
+        ("post", f"/api/games/{gid}/hint", {"time": 0}, 422),
+        ("post", f"/api/games/{gid}/hint", {"time": 1000}, 422),
+        ("post", f"/api/games/{gid}/undo", None, 409),
+        ("get", "/api/games/nope", None, 404),
+        ("post", "/api/games/nope/actions", {"action": 1}, 404),
+        ("delete", "/api/games/nope", None, 404),
+        ("get", "/api/nowhere", None, 404),
+    ]
+    for method, path, body, status in cases:
+        r = getattr(client, method)(path, **({} if body is None else {"json": body}))
+        assert r.status_code == status and r.json()["error"], (path, body, r.status_code, r.text)
+    r = client.post(f"/api/games/{gid}/actions", content=b"{not json")
+    assert r.status_code == 400 and r.json()["error"]
+    r = client.post(f"/api/games/{gid}/actions", content=b"[" * 100_000)
+    assert r.status_code == 400
+    assert client.get(f"/api/games/{gid}").json() == state  # nothing changed
+    # Not the person's turn: seat 0 a bot.
+    bot_first = client.post("/api/games", json={"seats": ["mcts:time=0.5", "human"], "seed": 5}).json()
+    r = client.post(f"/api/games/{bot_first['id']}/actions", json={"action": 1})
+    assert r.status_code == 409
+
+
+def test_no_response_holds_a_covered_castle_tile(client):
+    # Every response of a whole game equals what the same table would show if the
+    # covered tiles lay otherwise (R-CASTLE-1): the twin's picture and moves are the same.
+    responses = []
+    state = client.post("/api/games", json={"seats": ["human", "greedy"], "seed": 21}).json()
+    responses.append(json.dumps(state))
+    while not state["over"]:
+        state = wait(client, state["id"])
+        responses.append(json.dumps(state))
+        if state["over"]:
+            break
+        state = client.post(f"/api/games/{state['id']}/actions", json={"action": state["legal"][0]["id"]}).json()
+        responses.append(json.dumps(state))
+    record = client.get(f"/api/games/{state['id']}/record").text
+    responses.append(record)
+    assert all('"deal"' not in r for r in responses)
+    # The twin test on the server's own view of positions along the game.
+    game = dc.Game.from_json(record)
+    replay = dc.Game(players=2, seed=21)
+    differed = 0
+    for k, action in enumerate(game.history):
+        if k % 7 == 0 and not replay.is_over:
+            twin_game = replay.determinize(k + 1)
+            table = serve.Table("t", replay.clone(), ["human", "greedy"], [None, "x"])
+            twin = serve.Table("t", twin_game, ["human", "greedy"], [None, "x"])
+            assert serve.public(table) == serve.public(twin)
+            # The twin's covered tiles do lie otherwise: a move that uncovers one shows it.
+            if action in twin_game.legal_actions():
+                a, b = replay.clone(), twin_game.clone()
+                a.apply(action)
+                b.apply(action)
+                differed += a._repr_svg_() != b._repr_svg_()
+        replay.apply(action)
+    assert differed > 0
+
+
+def test_several_games_at_once_and_a_bound_on_their_number(client, monkeypatch):
+    monkeypatch.setattr(serve, "MAX_GAMES", 3)
+    ids = [client.post("/api/games", json={"seats": ["human"], "seed": k}).json()["id"] for k in range(3)]
+    assert len(set(ids)) == 3
+    r = client.post("/api/games", json={"seats": ["human"]})
+    assert r.status_code == 429 and "delete one" in r.json()["error"]
+    first = client.get(f"/api/games/{ids[0]}").json()
+    client.post(f"/api/games/{ids[1]}/actions", json={"action": first["legal"][0]["id"]})
+    assert client.get(f"/api/games/{ids[0]}").json() == first  # games are isolated
