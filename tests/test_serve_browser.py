@@ -20,12 +20,9 @@ from dragoncastle.replay import write_replay
 pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 
-from selenium import webdriver  # noqa: E402
-from selenium.webdriver.chrome.options import Options  # noqa: E402
-from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
-from test_replay_browser import browser_paths  # noqa: E402
+from test_replay_browser import browser  # noqa: E402,F401  (the headless Chromium fixture)
 
 
 @pytest.fixture(scope="module")
@@ -45,19 +42,6 @@ def server():
     yield url
     proc.terminate()
     proc.wait(timeout=10)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    binary, driver = browser_paths()
-    opts = Options()
-    opts.binary_location = binary
-    for arg in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1400,1000"]:
-        opts.add_argument(arg)
-    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    d = webdriver.Chrome(service=Service(driver), options=opts)
-    yield d
-    d.quit()
 
 
 def start(browser, url, seats, seed):
