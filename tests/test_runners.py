@@ -225,3 +225,13 @@ def test_agents_compare_by_their_settings_and_play_takes_any_agent():
     guided = MCTSAgent(iterations=5, evaluator=uniform, seed=1)
     assert guided == guided and guided != MCTSAgent(iterations=5, evaluator=uniform, seed=1)
     assert dc.play(dc.Game(players=2, seed=3), [guided, "greedy"]).game.is_over
+
+
+def test_settings_of_the_wrong_kind_are_refused_and_paths_may_hold_a_colon():
+    for kw in ({"exploration": True}, {"time_limit": True}, {"iterations": False}, {"model": ""}):
+        with pytest.raises(ValueError):
+            MCTSAgent(**kw)
+    with pytest.raises(ValueError):
+        PlannerAgent(level=True)
+    agent = from_spec("mcts:iterations=5,model=/tmp/a:b.dcnet")  # parsing opens nothing
+    assert from_spec(agent.spec) == agent and agent.spec == "mcts:iterations=5,model=/tmp/a:b.dcnet"

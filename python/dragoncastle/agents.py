@@ -17,6 +17,17 @@ __all__ = ["RandomAgent", "GreedyAgent", "DragonOfIngenuity", "MCTSAgent", "Sear
            "from_spec"]
 
 
+#: Settings that are on or off; every other setting is a number or a name, never a bool.
+_FLAGS = {"reuse_tree", "determinize", "priors", "warm", "keep", "prune", "oracle"}
+
+
+def _check_kinds(settings: dict[str, Any]) -> None:
+    """A bool is an int to Python, but ``exploration=True`` is a mistake: refused."""
+    for key, value in settings.items():
+        if isinstance(value, bool) and key not in _FLAGS:
+            raise ValueError(f"{key} is a number, not {value}")
+
+
 def _check_seed(seed: Any) -> None:
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64):
         raise ValueError("seed must be an integer in 0..2**64 or None")
@@ -245,6 +256,9 @@ class MCTSAgent:
         if unknown:
             raise TypeError(f"unknown MCTS parameter(s): {', '.join(sorted(unknown))} (known: {', '.join(sorted(_TUNING))})")
         _check_seed(seed)
+        _check_kinds({"iterations": iterations, "time_limit": time_limit, "threads": threads, **tuning})
+        if tuning.get("model") is not None and (not isinstance(tuning["model"], str) or not tuning["model"].strip()):
+            raise ValueError(f"model is the path of a weights file or 'builtin'; got {tuning['model']!r}")
         self._mcts = _core.MCTS(iterations, time_limit, threads, **tuning)
         self.iterations, self.time_limit, self.threads, self.seed = iterations, time_limit, threads, seed
         self.tuning = dict(tuning)
@@ -379,6 +393,7 @@ class PlannerAgent:
             raise TypeError(f"unknown planner parameter(s): {', '.join(sorted(unknown))} "
                             f"(known: {', '.join(sorted(_PLAN_TUNING))})")
         _check_seed(seed)
+        _check_kinds({"time_limit": time_limit, "playouts": playouts, "threads": threads, **tuning})
         self.spec = _spec_text("plan", {"time": time_limit, "playouts": playouts,
                                         "threads": None if threads == 1 else threads, **tuning})
         self._planner = _core.Planner(self.spec)
@@ -478,8 +493,8 @@ def _spec_text(name: str, given: dict[str, Any]) -> str:
         elif isinstance(value, float):
             value = repr(value)
         text = str(value)
-        if any(c in text for c in ",=:") or text != text.strip():
-            raise ValueError(f"{key}={text!r} cannot be written in a spec (no ',', '=' or ':' in values)")
+        if any(c in text for c in ",=") or text != text.strip() or not text:
+            raise ValueError(f"{key}={text!r} cannot be written in a spec (no ',' or '=' in values, none empty)")
         parts.append(f"{key}={text}")
     return f"{name}:{','.join(parts)}" if parts else name
 
