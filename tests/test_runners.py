@@ -235,3 +235,13 @@ def test_settings_of_the_wrong_kind_are_refused_and_paths_may_hold_a_colon():
         PlannerAgent(level=True)
     agent = from_spec("mcts:iterations=5,model=/tmp/a:b.dcnet")  # parsing opens nothing
     assert from_spec(agent.spec) == agent and agent.spec == "mcts:iterations=5,model=/tmp/a:b.dcnet"
+
+
+def test_a_wrong_rules_object_is_named_in_every_runner():
+    calls = [lambda r: dc.Game(players=2, rules=r), lambda r: dc.playouts("random", 1, rules=r),
+             lambda r: dc.arena(["random", "random"], 1, rules=r), lambda r: dc.selfplay(QUICK, 1, rules=r),
+             lambda r: dc.VecEnv(1, rules=r)]
+    for call in calls:
+        with pytest.raises(TypeError, match="rules must be a dragoncastle.Rules"):
+            call(3)
+        call(dc.Rules(dragon_set_bonus=False))

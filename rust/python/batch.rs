@@ -46,7 +46,7 @@ pub(crate) fn playouts<'py>(
     spirits: Option<&Bound<'py, PyAny>>,
     dragons: Option<&Bound<'py, PyAny>>,
     layout: Option<&Bound<'py, PyAny>>,
-    rules: Option<PyRules>,
+    rules: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Bound<'py, PyTuple>> {
     use super::runner;
     use crate::batch::{playouts as run, Outcome};

@@ -85,6 +85,20 @@ pub(crate) fn layout_arg(v: Option<&Bound<'_, PyAny>>) -> PyResult<Option<CoreLa
     Ok(Some(if s.contains('\n') { CoreLayout::parse(&s) } else { CoreLayout::standard(&s) }.map_err(setup_err)?))
 }
 
+/// `rules=`: None (the rulebook's) or a `Rules`; anything else is a `TypeError` that says so.
+pub(crate) fn rules_arg(v: Option<&Bound<'_, PyAny>>) -> PyResult<CoreRules> {
+    match v.filter(|v| !v.is_none()) {
+        None => Ok(CoreRules::default()),
+        Some(v) => match v.cast::<PyRules>() {
+            Ok(r) => Ok(CoreRules::from(r.get().clone())),
+            Err(_) => Err(PyTypeError::new_err(format!(
+                "rules must be a dragoncastle.Rules (or None); got a {}",
+                v.get_type().name().map(|n| n.to_string()).unwrap_or_default()
+            ))),
+        },
+    }
+}
+
 /// `spirits=` / `dragons=`: None, a count to draw, or a list of names.
 pub(crate) fn cards_arg(what: &str, v: Option<&Bound<'_, PyAny>>) -> PyResult<Cards> {
     let table: &[&str] = if what == "Spirit" { &SPIRITS } else { &DRAGONS };
@@ -135,7 +149,7 @@ impl PyGame {
         spirits: Option<&Bound<'_, PyAny>>,
         dragons: Option<&Bound<'_, PyAny>>,
         layout: Option<&Bound<'_, PyAny>>,
-        rules: Option<PyRules>,
+        rules: Option<&Bound<'_, PyAny>>,
         deal: Option<Vec<String>>,
     ) -> PyResult<Self> {
         // A bool is an int to Python, but True players or seed is a mistake.
@@ -154,7 +168,7 @@ impl PyGame {
             None => None,
             Some(codes) => Some(codes.iter().map(|c| CoreTile::parse(c)).collect::<Result<Vec<_>, _>>().map_err(setup_err)?),
         };
-        let rules = rules.map(CoreRules::from).unwrap_or_default();
+        let rules = rules_arg(rules)?;
         let setup = Setup { layout, deal, ..Setup::new(players as usize, seed).with_rules(rules).with_cards(spirits, dragons) };
         let g = CoreGame::from_setup(&setup).map_err(setup_err)?;
         Ok(PyGame { g })

@@ -7,10 +7,9 @@
 use pyo3::exceptions::{PyAttributeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
-use super::{cards_arg, layout_arg, setup_err, to_py_err, PyRules};
+use super::{cards_arg, layout_arg, rules_arg, setup_err, to_py_err};
 use crate::agents::spec::Agent;
 use crate::setup::Setup;
-use crate::state::Rules as CoreRules;
 
 /// An agent's spec text: the text itself, or a built-in agent's ``spec``
 /// (``MCTSAgent(iterations=50)`` → ``"mcts:iterations=50"``). An agent
@@ -116,10 +115,10 @@ pub(crate) fn table(
     spirits: Option<&Bound<'_, PyAny>>,
     dragons: Option<&Bound<'_, PyAny>>,
     layout: Option<&Bound<'_, PyAny>>,
-    rules: Option<PyRules>,
+    rules: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Setup> {
     crate::setup::check_players(players as i64).map_err(to_py_err)?;
-    let rules = rules.map(CoreRules::from).unwrap_or_default();
+    let rules = rules_arg(rules)?;
     let setup = Setup::new(players, seed)
         .with_rules(rules)
         .with_cards(cards_arg("Spirit", spirits)?, cards_arg("Dragon", dragons)?);

@@ -8,7 +8,7 @@ use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use super::{action_obj, setup_err, PyAction, PyGame, PyRules};
+use super::{action_obj, setup_err, PyAction, PyGame};
 use crate::action::Action as CoreAction;
 use crate::arena::{run as run_arena, AgentSpec};
 use std::sync::Arc;
@@ -304,7 +304,7 @@ pub fn selfplay<'py>(
     spirits: Option<&Bound<'py, PyAny>>,
     dragons: Option<&Bound<'py, PyAny>>,
     layout: Option<&Bound<'py, PyAny>>,
-    rules: Option<PyRules>,
+    rules: Option<&Bound<'_, PyAny>>,
     progress: Option<Bound<'py, PyAny>>,
     children: Option<(f64, usize)>,
 ) -> PyResult<Bound<'py, PyDict>> {
@@ -493,7 +493,7 @@ pub fn arena<'py>(
     spirits: Option<&Bound<'py, PyAny>>,
     dragons: Option<&Bound<'py, PyAny>>,
     layout: Option<&Bound<'py, PyAny>>,
-    rules: Option<PyRules>,
+    rules: Option<&Bound<'_, PyAny>>,
     progress: Option<Bound<'py, PyAny>>,
     search_stats: usize,
 ) -> PyResult<Bound<'py, PyList>> {

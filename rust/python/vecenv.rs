@@ -9,7 +9,7 @@ use pyo3::types::PyTuple;
 use std::sync::atomic::AtomicBool;
 
 use super::search::interruptible;
-use super::{to_py_err, PyRules};
+use super::to_py_err;
 use crate::action::NUM_ACTIONS;
 use crate::state::observe::OBSERVATION_SHAPE;
 use crate::vecenv::{Observation, ObservationRows, Outputs, RewardKind, VecEnv};
@@ -53,7 +53,7 @@ impl PyVecEnv {
         spirits: Option<&Bound<'_, PyAny>>,
         dragons: Option<&Bound<'_, PyAny>>,
         layout: Option<&Bound<'_, PyAny>>,
-        rules: Option<PyRules>,
+        rules: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         use crate::python::runner;
         crate::setup::check_players(players).map_err(crate::python::to_py_err)?;
