@@ -869,19 +869,16 @@ _NOT_OPTIONS = ("directory", "command", "extra")
 
 
 def _noise(text: str) -> tuple[float, float] | None:
-    if text.lower() in ("none", "off"):
-        return None
-    alpha, sep, fraction = text.partition("/")
-    try:
-        return (float(alpha), float(fraction)) if sep else _bad_noise(text)
-    except ValueError:
-        return _bad_noise(text)
-
-
-def _bad_noise(text: str) -> Any:
+    """``--noise A/F`` (or ``none``), read by the agent specs' own parser."""
     import argparse
 
-    raise argparse.ArgumentTypeError(f"noise is alpha/fraction (0.3/0.25) or none; got {text!r}")
+    if text.lower() in ("none", "off"):
+        return None
+    try:
+        alpha, fraction = _core.agent_spec(f"mcts:noise={text}")[1]["noise"]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"noise is alpha/fraction (0.3/0.25) or none; got {text!r}") from None
+    return (alpha, fraction)
 
 
 def parser() -> Any:
