@@ -42,6 +42,52 @@ pub static SETS: GroupTable = GroupTable::build(4, 16);
 #[allow(long_running_const_eval)]
 pub static THREES: GroupTable = GroupTable::build(3, 3);
 
+/// For every mask of Realm cells, the sizes of its connected groups (1, 2,
+/// or 3 for three and more) in the order a flood fill from the lowest cell
+/// finds them: the position value's group terms (`agents::heuristic`) in one
+/// look-up instead of a flood fill per group, summed in the same order, so
+/// values are the same to the last bit.
+pub struct GroupSizes([u16; MASKS]);
+
+/// The [`GroupSizes`] of every mask, computed at compile time.
+///
+/// ```
+/// use _core::GROUP_SIZES;
+/// // A row of three, a pair and a lone cell, lowest cell first.
+/// assert!(GROUP_SIZES.of(0b1000_0011_0000_0111).eq([3, 2, 1]));
+/// assert_eq!(GROUP_SIZES.of(0).count(), 0);
+/// ```
+#[allow(long_running_const_eval)]
+pub static GROUP_SIZES: GroupSizes = GroupSizes::build();
+
+impl GroupSizes {
+    /// The sizes (1, 2, or 3 for three and more) of the groups of `m`, lowest cell first.
+    #[inline]
+    pub fn of(&self, m: u16) -> impl Iterator<Item = u8> {
+        let mut code = self.0[m as usize];
+        std::iter::from_fn(move || {
+            let size = (code & 3) as u8;
+            code >>= 2;
+            (size != 0).then_some(size)
+        })
+    }
+
+    const fn build() -> GroupSizes {
+        // Two bits a group, the first group lowest; a 4x4 Realm holds at most 8 groups.
+        let mut t = [0u16; MASKS];
+        let mut m = 1usize;
+        while m < MASKS {
+            // The lowest group and the rest: the rest is a smaller mask, already known.
+            let low = m & m.wrapping_neg();
+            let group = flood(low as u16, m as u16) as usize;
+            let size = if group.count_ones() >= 3 { 3 } else { group.count_ones() as u16 };
+            t[m] = size | t[m & !group] << 2;
+            m += 1;
+        }
+        GroupSizes(t)
+    }
+}
+
 impl GroupTable {
     /// Whether `m` holds a connected group whose size is in the table's range.
     #[inline]
@@ -101,7 +147,18 @@ impl GroupTable {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::realm::groups_of;
+    use crate::realm::{flood, groups_of};
+
+    /// The sizes of the groups of `m` (3 for three and more), one flood fill each, lowest first.
+    fn flood_sizes(m: u16) -> Vec<u8> {
+        let (mut left, mut sizes) = (m, Vec::new());
+        while left != 0 {
+            let g = flood(left & left.wrapping_neg(), left);
+            left &= !g;
+            sizes.push(g.count_ones().min(3) as u8);
+        }
+        sizes
+    }
 
     #[test]
     fn tables_follow_the_flood_fill() {
@@ -113,6 +170,7 @@ mod tests {
                 assert_eq!(table.keeping(m), keeping, "{m:016b}");
                 assert_eq!(table.reachable(m), table.has(m) || keeping != 0, "{m:016b}");
             }
+            assert!(GROUP_SIZES.of(m).eq(flood_sizes(m)), "{m:016b}");
         }
     }
 }

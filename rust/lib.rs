@@ -45,7 +45,7 @@ pub use castle::Castle;
 pub use coords::{Cell, Space};
 pub use error::Error;
 pub use game::Game;
-pub use groups::{GroupTable, SETS, THREES};
+pub use groups::{GroupSizes, GroupTable, GROUP_SIZES, SETS, THREES};
 pub use layout::Layout;
 pub use realm::Realm;
 pub use setup::Setup;

@@ -3,7 +3,7 @@
 //! ([`Weights::TUNED`], tuned on solo games, `docs/search.md`).
 
 use crate::action::Action;
-use crate::realm::flood;
+use crate::groups::GROUP_SIZES;
 use crate::rng::SplitMix64;
 use crate::state::{Phase, State};
 use crate::tile::TileType;
@@ -59,11 +59,8 @@ fn base_value(s: &State, seat: usize, w: &Weights) -> f64 {
     let r = &p.realm;
     let mut v = s.score(seat) as f64;
     for t in TileType::ALL {
-        let mut left = r.of_type(t);
-        while left != 0 {
-            let g = flood(left & left.wrapping_neg(), left);
-            left &= !g;
-            v += w.group[(g.count_ones() as usize).clamp(1, 3) - 1];
+        for size in GROUP_SIZES.of(r.of_type(t)) {
+            v += w.group[size as usize - 1];
         }
     }
     v += w.pool * f64::from(p.shrine_pool.min(w.pool_cap));
