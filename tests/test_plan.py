@@ -138,16 +138,6 @@ def test_solo_cli_reports_the_oracle():
     assert bad.returncode != 0 and "level" in bad.stderr
 
 
-def test_the_readme_section_runs_as_written():
-    """The README's planner snippet runs, in seconds."""
-    from pathlib import Path
-
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
-    section = readme.split("## Solo planner", 1)[1].split("\n## ", 1)[0]
-    code = section.split("```python", 1)[1].split("```", 1)[0]
-    exec(compile(code, "README.md (Solo planner)", "exec"), {})
-
-
 def test_the_oracle_plans_once_and_reaches_its_plan_score():
     """On the true deal the oracle's first plan is followed to the end: its
     score is the game's, and later decisions need no playout."""
