@@ -17,8 +17,7 @@ an otherwise idle machine.
 It is a guide, not a clock. The ratio falls through the game: the network
 costs the same at every leaf while the rollouts shorten, so at 0.15 s per
 decision the guided search ran 0.88 of the rollout search's iterations over
-the first ten decisions and 0.42 over decisions 70-79 (``docs/training.md``,
-"Equal time, measured by the clock"). Positions from early in the game only,
+the first ten decisions and 0.42 over decisions 70-79 (``docs/experiments/2026-12-02-equal-time-by-clock.md``). Positions from early in the game only,
 as this bench once took, overstate the ratio; strength at equal time is
 measured with ``time=`` budgets.
 

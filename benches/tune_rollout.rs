@@ -2,7 +2,7 @@
 //! alone plays `GAMES` seeded solo games per candidate; coordinate search keeps
 //! improvements. `cargo bench --bench tune_rollout` (a few minutes).
 //! `MODE=sweep` judges weight sets by today's default search instead, paired
-//! on the same deals and both cores (`docs/search.md`, "Default tuning").
+//! on the same deals and both cores (`docs/experiments/2026-11-30-search-tuning.md`).
 
 use _core::agents::heuristic::{choose, Weights};
 use _core::rng::SplitMix64;

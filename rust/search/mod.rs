@@ -298,8 +298,8 @@ pub const DEFAULT_WIDENING: f64 = 1.0;
 /// Whether an agent keeps its tree between its moves unless told
 /// (`reuse_tree`, `reuse`): with the kept statistics discounted to
 /// [`DEFAULT_REUSE_WEIGHT`] it was stronger than a fresh search at the
-/// budgets that tell them apart, and no weaker at the others (`docs/search.md`,
-/// "Default tuning and what was tried").
+/// budgets that tell them apart, and no weaker at the others (`docs/experiments/2026-11-30-search-tuning.md`,
+/// `docs/experiments/2026-12-02-reuse-at-one-second.md`).
 pub const DEFAULT_REUSE: bool = true;
 /// The weight of a kept tree's statistics unless set: at full weight a long
 /// search's kept visits, from determinizations the moves since contradict,
