@@ -5,7 +5,9 @@
 prints the final position and scores; a ``human`` seat is prompted in the
 terminal. ``dragoncastle arena --seats mcts:iterations=2000 greedy --games 400``
 plays many games in Rust threads with seats rotated and prints win rates with
-95% confidence intervals (``--ray auto`` spreads them over a Ray cluster);
+95% confidence intervals (``--ray auto`` spreads them over a Ray cluster); on a
+terminal it also names the game first and ends with the point of the table in
+words and the next commands to try (piped, it prints the table alone);
 ``dragoncastle solo --agent mcts:time=1 --games 20`` prints solo scores and the
 rank histogram (``--plot FILE.png`` draws it, as ``bench --plot`` draws the
 benchmark). ``dragoncastle replay games.jsonl --html games.html`` writes one
@@ -24,7 +26,7 @@ from typing import Any, Sequence
 
 from . import __version__, _core
 from .agents import ORACLE, SOLO_DEFAULT, from_spec
-from .arena import ArenaResult, arena
+from .arena import ArenaResult, arena, wilson
 from .play import play
 
 
@@ -286,15 +288,88 @@ def cmd_arena(args: argparse.Namespace) -> int:
         raise SystemExit("--shards splits the games over Ray: add --ray (a local Ray) or --ray ADDRESS")
     if args.search_stats and not args.record:
         raise SystemExit("--search-stats goes into the record: add --record FILE.jsonl")
+    explain = stdout_is_terminal()
+    if explain:
+        print(arena_headline(args.seats, args.games, args.seed, cards_of(args)), flush=True)
     result = run_arena(args.seats, args.games, args.seed, args.threads, sys.stderr.isatty() or args.progress,
                        cards_of(args), ray=args.ray, shards=args.shards, search_stats=args.search_stats)
     print(result.table())
+    verdict = arena_verdict(result)
+    if explain and verdict:
+        print(verdict)
     if args.record:
         with open(args.record, "w") as f:
             for line in result.records():
                 f.write(line + "\n")
         print(f"recorded {len(result.games)} games in {args.record}")
+    if explain:
+        print("\n" + "\n".join(next_steps(args.record)))
     return 0
+
+
+def stdout_is_terminal() -> bool:
+    """Whether a person reads the output. On a terminal the arena explains its
+    table: a headline naming the game and the match before it, a verdict in
+    words and the next commands to try after it. Piped or redirected it prints
+    the table alone, as before, for scripts."""
+    return sys.stdout.isatty()
+
+
+def _and(names: Sequence[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def arena_headline(seats: Sequence[str], games: int, seed: int, cards: dict[str, Any]) -> str:
+    """What an arena plays, in one line: ``Dragon Castle, 2 players: 20 seeded
+    games (seeds 0-19), mcts:iterations=1000 against greedy, seats rotated``."""
+    table = "solo against the Dragon of Ingenuity" if len(seats) == 1 else f"{len(seats)} players"
+    seeds = f"seed {seed}" if games == 1 else f"seeds {seed}-{seed + games - 1}"
+    who = (f"played by {seats[0]}" if len(seats) == 1 else
+           (f"{seats[0]} against {seats[1]}" if len(seats) == 2 else _and(list(seats))) + ", seats rotated")
+    line = f"Dragon Castle, {table}: {games} seeded game{'s' * (games != 1)} ({seeds}), {who}"
+    extra = []
+    for kind, chosen in (("Spirit", cards.get("spirits")), ("Dragon", cards.get("dragons"))):
+        if isinstance(chosen, int) and chosen:
+            extra.append(f"{chosen} {kind} card{'s' * (chosen != 1)} drawn per game")
+        elif chosen and not isinstance(chosen, int):
+            extra.append(f"the {kind} card{'s' * (len(chosen) != 1)} {_and(list(chosen))}")
+    return line + (", with " + _and(extra) if extra else "")
+
+
+def arena_verdict(result: ArenaResult) -> str | None:
+    """The table's point in words (games with rivals only): whether the agent
+    that won most won more than an even share, by its 95% interval."""
+    n = len(result.games)
+    if result.players < 2 or n == 0:
+        return None
+    rates = result.win_rates()
+    best = max(range(len(rates)), key=rates.__getitem__)
+    wins = round(rates[best] * n, 2)
+    lo, hi = wilson(wins, n)
+    even = 1 / result.players
+    said = f"{result.agents[best]} won {wins:g} of {n} games (95% interval {lo:.3f}-{hi:.3f}"
+    if lo > even:
+        point = "the stronger agent" if result.players == 2 else "more than an even share of the wins"
+        return f"{said}, above an even {even:.3f}): {point} on these deals."
+    return f"{said}, which holds an even {even:.3f}): {n} games do not tell the agents apart; try --games {4 * n}."
+
+
+def next_steps(record: str | None) -> list[str]:
+    """What to try after an arena on a terminal, with how long each takes
+    (measured on two busy cores)."""
+    import os
+    import shlex
+
+    steps = [("dragoncastle play --seats mcts:iterations=2000 greedy -v", "a game move by move (a few seconds)")]
+    if record:
+        page = os.path.splitext(record)[0] + ".html"
+        steps.insert(0, (f"dragoncastle replay {shlex.quote(record)} --html {shlex.quote(page)}",
+                         "step through the recorded games in a browser (about a second)"))
+    else:
+        steps.append(("dragoncastle solo --games 1", "a solo game with the planner (about 90 s)"))
+    steps.append(("dragoncastle serve --open", 'play against the bots in the browser (pip install "dragoncastle[web]")'))
+    width = max(len(command) for command, _ in steps)
+    return ["next:"] + [f"  {command:<{width}}   {what}" for command, what in steps]
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
