@@ -222,6 +222,52 @@ def test_stub_examples_run():
     assert attempted > 0 and runner.failures == 0
 
 
+# ---------------------------------------------------------------- help()
+
+# The compiled classes with an order (sorted by id); the others compare for
+# equality only.
+ORDERED = {"Action", "Tile"}
+
+
+def test_help_of_game_opens_with_the_class_and_its_main_methods():
+    """Issue 40: ``help(dc.Game)`` starts with the class's docstring, which
+    names the main methods (help() lists methods alphabetically, dunders
+    first), not with comparisons that only raise ``TypeError``."""
+    import pydoc
+
+    lines = pydoc.render_doc(dragoncastle.Game, renderer=pydoc.plaintext).splitlines()
+    first_method = next(i for i, line in enumerate(lines) if "Methods defined here" in line)
+    assert "A game of Dragon Castle" in "\n".join(lines[:first_method])
+    opening = "\n".join(lines[:40])
+    for name in ("legal_actions()", "apply(action)", "scores()", "winners()", "undo()"):
+        assert name in opening, name
+    text = "\n".join(lines)
+    for shown in ("__lt__", "__le__", "__gt__", "__ge__", "Return self<value"):
+        assert shown not in text, shown
+
+
+def test_classes_without_an_order_offer_no_ordering_methods():
+    """Issue 40: CPython gives every class with ``==`` all six comparison
+    methods; those that only raise ``TypeError`` are removed, so that
+    ``Game.__lt__`` is ``object``'s (which raises the same error)."""
+    import dragoncastle._core as core
+
+    classes = {n: c for n, c in vars(core).items() if inspect.isclass(c) and not issubclass(c, BaseException)}
+    assert ORDERED < set(classes) and "Game" in classes
+    for name, cls in classes.items():
+        for op in ("__lt__", "__le__", "__gt__", "__ge__"):
+            assert (op in vars(cls)) == (name in ORDERED), (name, op)
+            if name not in ORDERED:
+                assert getattr(cls, op) is getattr(object, op), (name, op)
+    g, h = dragoncastle.Game(players=2, seed=1), dragoncastle.Game(players=2, seed=2)
+    assert g == g.clone() and g != h and not (g == h)
+    for a, b in ((g, h), (dragoncastle.Phase.ACTION, dragoncastle.Phase.PLACE), (dragoncastle.Rules(), dragoncastle.Rules())):
+        with pytest.raises(TypeError):
+            a < b  # noqa: B015
+    assert dragoncastle.Phase.ACTION == dragoncastle.Phase.ACTION != dragoncastle.Phase.PLACE
+    assert dragoncastle.Action(3) < dragoncastle.Action(5) and sorted([dragoncastle.Action(5), dragoncastle.Action(3)])[0] == dragoncastle.Action(3)
+
+
 # ---------------------------------------------------------------- examples elsewhere
 
 # ---------------------------------------------------------------- the API reference

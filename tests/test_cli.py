@@ -121,3 +121,83 @@ def test_cli_merge_refuses_a_record_whose_winners_were_edited(tmp_path, capsys):
         main(["arena", "--merge", str(good), str(bad)])
     with pytest.raises(SystemExit, match="cannot read"):
         main(["arena", "--merge", str(tmp_path / "missing.jsonl")])
+
+
+def test_cli_arena_on_a_terminal_names_the_game_and_what_to_try_next(tmp_path, capsys, monkeypatch):
+    """Issue 40: the README's first command, on a terminal, says what it plays,
+    the point of the table in words, and the next commands with their times;
+    piped (as scripts read it) the output is the table alone, as before."""
+    from dragoncastle import cli
+
+    argv = ["arena", "--seats", "mcts:iterations=40,rollout=random", "random", "--games", "8", "--threads", "1"]
+    assert cli.main(argv) == 0
+    piped = capsys.readouterr().out
+    assert piped.startswith("8 games, 2 player(s)") and len(piped.splitlines()) == 4
+    monkeypatch.setattr(cli, "stdout_is_terminal", lambda: True)
+    assert cli.main(argv) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == ("Dragon Castle, 2 players: 8 seeded games (seeds 0-7), "
+                        "mcts:iterations=40,rollout=random against random, seats rotated")
+    # The table itself is unchanged (only its timing differs between runs).
+    cut = lambda rows: [row.rsplit(None, 2)[0] for row in rows]
+    assert cut(lines[2:5]) == cut(piped.splitlines()[1:4]) and lines[1].startswith("8 games")
+    assert lines[5].startswith("mcts:iterations=40,rollout=random won ") and "95% interval" in lines[5]
+    assert lines[6:8] == ["", "next:"]
+    steps = lines[8:]
+    assert [s.split()[:2] for s in steps] == [["dragoncastle", "play"], ["dragoncastle", "solo"], ["dragoncastle", "serve"]]
+    assert all(s.rstrip().endswith(")") for s in steps) and "seconds" in steps[0] and "90 s" in steps[1]
+    assert 'pip install "dragoncastle[web]"' in steps[2]
+    # Each command it suggests is one the parser accepts.
+    for s in steps:
+        cli.parser().parse_args(s.split("   ")[0].split()[1:])
+    # With a record, the record is still written and replay comes first; --merge prints the table alone.
+    path = tmp_path / "g.jsonl"
+    assert cli.main(["arena", "--seats", "greedy", "random", "--games", "4", "--record", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert f"recorded 4 games in {path}" in out and len(path.read_text().splitlines()) == 4
+    assert f"dragoncastle replay {path} --html {tmp_path / 'g.html'}" in out
+    assert cli.main(["arena", "--merge", str(path)]) == 0
+    assert capsys.readouterr().out.startswith("4 games, 2 player(s)")
+
+
+def test_the_arena_verdict_says_when_the_games_are_too_few():
+    from dragoncastle.arena import arena
+    from dragoncastle.cli import arena_headline, arena_verdict
+
+    close = arena_verdict(arena(["greedy", "greedy"], 4, seed=0))
+    assert close and "holds an even 0.500" in close and "try --games 16" in close
+    assert arena_verdict(arena(["greedy"], 2, seed=0)) is None
+    line = arena_headline(["greedy", "random", "dragon"], 1, 5, {"spirits": 2, "dragons": ["harmony"]})
+    assert line == ("Dragon Castle, 3 players: 1 seeded game (seed 5), greedy, random and dragon, seats rotated, "
+                    "with 2 Spirit cards drawn per game and the Dragon card harmony")
+
+
+def test_cli_arena_explains_itself_only_on_a_terminal(tmp_path):
+    """The terminal test is the real one: through a pseudo-terminal the
+    headline and the next commands appear; through a pipe they do not."""
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    cmd = [sys.executable, "-m", "dragoncastle", "arena", "--seats", "greedy", "random", "--games", "4"]
+    piped = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    assert piped.returncode == 0 and piped.stdout.startswith("4 games") and "next:" not in piped.stdout
+    leader, follower = pty.openpty()
+    try:
+        r = subprocess.run(cmd, stdout=follower, stderr=subprocess.PIPE, timeout=120)
+        os.close(follower)
+        chunks = []
+        while True:
+            try:
+                chunk = os.read(leader, 65536)
+            except OSError:  # EIO: the terminal's other end is closed and drained
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+    finally:
+        os.close(leader)
+    out = b"".join(chunks).decode().replace("\r\n", "\n")
+    assert r.returncode == 0, r.stderr
+    assert out.startswith("Dragon Castle, 2 players: 4 seeded games") and "\nnext:\n  dragoncastle play" in out

@@ -1,11 +1,13 @@
 """The ``dragoncastle`` command line: ``play``, ``solo``, ``arena``, ``ladder``,
-``replay``, ``bench`` and ``train``.
+``replay``, ``bench``, ``serve`` and ``train``.
 
 ``dragoncastle play --seats greedy random --seed 7`` plays one seeded game and
 prints the final position and scores; a ``human`` seat is prompted in the
 terminal. ``dragoncastle arena --seats mcts:iterations=2000 greedy --games 400``
 plays many games in Rust threads with seats rotated and prints win rates with
-95% confidence intervals (``--ray auto`` spreads them over a Ray cluster);
+95% confidence intervals (``--ray auto`` spreads them over a Ray cluster); on a
+terminal it also names the game first and ends with the point of the table in
+words and the next commands to try (piped, it prints the table alone);
 ``dragoncastle solo --agent mcts:time=1 --games 20`` prints solo scores and the
 rank histogram (``--plot FILE.png`` draws it, as ``bench --plot`` draws the
 benchmark). ``dragoncastle replay games.jsonl --html games.html`` writes one
@@ -19,11 +21,12 @@ import argparse
 import math
 import statistics
 import sys
+import textwrap
 from typing import Any, Sequence
 
 from . import __version__, _core
 from .agents import ORACLE, SOLO_DEFAULT, from_spec
-from .arena import ArenaResult, arena
+from .arena import ArenaResult, arena, wilson
 from .play import play
 
 
@@ -285,15 +288,88 @@ def cmd_arena(args: argparse.Namespace) -> int:
         raise SystemExit("--shards splits the games over Ray: add --ray (a local Ray) or --ray ADDRESS")
     if args.search_stats and not args.record:
         raise SystemExit("--search-stats goes into the record: add --record FILE.jsonl")
+    explain = stdout_is_terminal()
+    if explain:
+        print(arena_headline(args.seats, args.games, args.seed, cards_of(args)), flush=True)
     result = run_arena(args.seats, args.games, args.seed, args.threads, sys.stderr.isatty() or args.progress,
                        cards_of(args), ray=args.ray, shards=args.shards, search_stats=args.search_stats)
     print(result.table())
+    verdict = arena_verdict(result)
+    if explain and verdict:
+        print(verdict)
     if args.record:
         with open(args.record, "w") as f:
             for line in result.records():
                 f.write(line + "\n")
         print(f"recorded {len(result.games)} games in {args.record}")
+    if explain:
+        print("\n" + "\n".join(next_steps(args.record)))
     return 0
+
+
+def stdout_is_terminal() -> bool:
+    """Whether a person reads the output. On a terminal the arena explains its
+    table: a headline naming the game and the match before it, a verdict in
+    words and the next commands to try after it. Piped or redirected it prints
+    the table alone, as before, for scripts."""
+    return sys.stdout.isatty()
+
+
+def _and(names: Sequence[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def arena_headline(seats: Sequence[str], games: int, seed: int, cards: dict[str, Any]) -> str:
+    """What an arena plays, in one line: ``Dragon Castle, 2 players: 20 seeded
+    games (seeds 0-19), mcts:iterations=1000 against greedy, seats rotated``."""
+    table = "solo against the Dragon of Ingenuity" if len(seats) == 1 else f"{len(seats)} players"
+    seeds = f"seed {seed}" if games == 1 else f"seeds {seed}-{seed + games - 1}"
+    who = (f"played by {seats[0]}" if len(seats) == 1 else
+           (f"{seats[0]} against {seats[1]}" if len(seats) == 2 else _and(list(seats))) + ", seats rotated")
+    line = f"Dragon Castle, {table}: {games} seeded game{'s' * (games != 1)} ({seeds}), {who}"
+    extra = []
+    for kind, chosen in (("Spirit", cards.get("spirits")), ("Dragon", cards.get("dragons"))):
+        if isinstance(chosen, int) and chosen:
+            extra.append(f"{chosen} {kind} card{'s' * (chosen != 1)} drawn per game")
+        elif chosen and not isinstance(chosen, int):
+            extra.append(f"the {kind} card{'s' * (len(chosen) != 1)} {_and(list(chosen))}")
+    return line + (", with " + _and(extra) if extra else "")
+
+
+def arena_verdict(result: ArenaResult) -> str | None:
+    """The table's point in words (games with rivals only): whether the agent
+    that won most won more than an even share, by its 95% interval."""
+    n = len(result.games)
+    if result.players < 2 or n == 0:
+        return None
+    rates = result.win_rates()
+    best = max(range(len(rates)), key=rates.__getitem__)
+    wins = round(rates[best] * n, 2)
+    lo, hi = wilson(wins, n)
+    even = 1 / result.players
+    said = f"{result.agents[best]} won {wins:g} of {n} games (95% interval {lo:.3f}-{hi:.3f}"
+    if lo > even:
+        point = "the stronger agent" if result.players == 2 else "more than an even share of the wins"
+        return f"{said}, above an even {even:.3f}): {point} on these deals."
+    return f"{said}, which holds an even {even:.3f}): {n} games do not tell the agents apart; try --games {4 * n}."
+
+
+def next_steps(record: str | None) -> list[str]:
+    """What to try after an arena on a terminal, with how long each takes
+    (measured on two busy cores)."""
+    import os
+    import shlex
+
+    steps = [("dragoncastle play --seats mcts:iterations=2000 greedy -v", "a game move by move (a few seconds)")]
+    if record:
+        page = os.path.splitext(record)[0] + ".html"
+        steps.insert(0, (f"dragoncastle replay {shlex.quote(record)} --html {shlex.quote(page)}",
+                         "step through the recorded games in a browser (about a second)"))
+    else:
+        steps.append(("dragoncastle solo --games 1", "a solo game with the planner (about 90 s)"))
+    steps.append(("dragoncastle serve --open", 'play against the bots in the browser (pip install "dragoncastle[web]")'))
+    width = max(len(command) for command, _ in steps)
+    return ["next:"] + [f"  {command:<{width}}   {what}" for command, what in steps]
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -373,103 +449,172 @@ def cards_of(args: argparse.Namespace) -> dict[str, Any]:
 
 def add_card_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--spirits", type=cards_arg(_core.SPIRITS), default=None,
-                   help="Spirit cards: a count drawn from the seed, or names (wind,faith); see docs/cards.md")
+                   help="Spirit cards: a count drawn from the seed, or names (wind,faith); see docs/cards.md "
+                        "(default: none, the base game)")
     p.add_argument("--dragons", type=cards_arg(_core.DRAGONS), default=None,
-                   help="Dragon cards: a count drawn from the seed, or names (harmony,power)")
+                   help="Dragon cards: a count drawn from the seed, or names (harmony,power) (default: none, the base game)")
 
 
-SPEC_HELP = ("agents: random, greedy, dragon, human, mcts with parameters, e.g. "
+SPEC_HELP = ("Agents: random, greedy, dragon, human, mcts with parameters, e.g. "
              "mcts:iterations=2000 or mcts:time=1,threads=2 (docs/search.md), or, solo only, the planner "
-             "plan:time=1 (docs/plan.md)")
+             "plan:time=1 (docs/plan.md).")
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="dragoncastle", description="Dragon Castle for game-AI work.")
+class HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """The help of every command. Descriptions are wrapped paragraph by
+    paragraph, except a paragraph with indented lines (a table, such as the
+    legend of ``play --help``), which is kept as written. An option that takes
+    a value ends with its default unless its help already states it; an
+    option whose default is None must say in words what happens without it
+    (tests/test_cli_help.py checks every command)."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        out = []
+        for para in text.strip("\n").split("\n\n"):
+            lines = para.splitlines()
+            if any(line.startswith(" ") for line in lines):
+                out.append("\n".join(indent + line for line in lines))
+            else:
+                out.append(textwrap.fill(" ".join(para.split()), width, initial_indent=indent, subsequent_indent=indent))
+        return "\n\n".join(out)
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        default = action.default
+        if ("default" in text or not action.option_strings or action.nargs == 0 or action.required
+                or default is None or default is argparse.SUPPRESS):
+            return text
+        shown = " ".join(map(str, default)) if isinstance(default, (list, tuple)) else str(default)
+        return f"{text} (default: {shown.replace('%', '%%')})"
+
+
+#: The first command of the README, shown again at the foot of ``dragoncastle --help``.
+FIRST_RUN = "dragoncastle arena --seats mcts:iterations=1000 greedy --games 20"
+
+
+def parser() -> argparse.ArgumentParser:
+    """The ``dragoncastle`` command line. ``train`` is only named here: its
+    options are :func:`dragoncastle.train.parser`'s (see :func:`command_parsers`)."""
+    p = argparse.ArgumentParser(prog="dragoncastle", description="Dragon Castle for game-AI work: seeded games "
+                                "between agents, search and planning, solo play, training and replays.",
+                                epilog=f"Each command has its own options: dragoncastle COMMAND --help. A first run: "
+                                f"{FIRST_RUN} (the search against the greedy agent).",
+                                formatter_class=HelpFormatter)
     p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    sub = p.add_subparsers(dest="command", required=True)
-    pp = sub.add_parser("play", help="play one game between agents (or you) and print the final position",
-                        description=SPEC_HELP, epilog=PICTURE_LEGEND, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def command(name: str, summary: str, description: str = "", **kw: Any) -> argparse.ArgumentParser:
+        # The summary (the line of `dragoncastle --help`) opens the command's own help.
+        first = summary.replace("%%", "%")
+        text = first[0].upper() + first[1:] + "." + (" " + description if description else "")
+        return sub.add_parser(name, help=summary, description=text, formatter_class=HelpFormatter, **kw)
+
+    pp = command("play", "play one game between agents (or you) and print the final position and scores",
+                 SPEC_HELP, epilog=PICTURE_LEGEND)
     pp.add_argument("--seats", nargs="+", default=["greedy", "random"], type=spec_arg, help="one agent per seat (2-4)")
-    pp.add_argument("--seed", type=seed_arg, default=7)
+    pp.add_argument("--seed", type=seed_arg, default=7, help="the deal's seed")
     pp.add_argument("--verbose", "-v", action="store_true", help="print every decision")
     add_card_args(pp)
     pp.set_defaults(func=cmd_play)
-    ps = sub.add_parser("solo", help="play solo against the Dragon of Ingenuity; prints scores and ranks",
-                        description=SPEC_HELP)
+    ps = command("solo", "play solo against the Dragon of Ingenuity; prints scores and ranks", SPEC_HELP)
     ps.add_argument("--agent", default=SOLO_DEFAULT, type=spec_arg,
-                    help="who plays (default: the strongest measured solo agent, docs/plan.md)")
+                    help="who plays (default: the strongest measured solo agent, docs/plan.md: %(default)s)")
     ps.add_argument("--oracle", action="store_true",
                     help="also play each deal with the oracle, which sees the hidden tiles, and print how far from it "
                          "each game was (analysis)")
-    ps.add_argument("--oracle-agent", default=ORACLE, type=spec_arg, help="the oracle's spec (plan:oracle=true,...)")
+    ps.add_argument("--oracle-agent", default=ORACLE, type=spec_arg, help="the oracle's spec")
     ps.add_argument("--seed", type=seed_arg, default=7, help="game k is dealt with seed + k")
-    ps.add_argument("--games", type=positive, default=1)
+    ps.add_argument("--games", type=positive, default=1, help="games to play")
     ps.add_argument("--threads", type=positive, default=None, help="games played at once (default: every core)")
     ps.add_argument("--progress", action="store_true", help="show the progress bar even when not on a terminal")
-    ps.add_argument("--plot", metavar="FILE.png", help="draw the score histogram over the rank bands (needs matplotlib)")
+    ps.add_argument("--plot", metavar="FILE.png",
+                    help="draw the score histogram over the rank bands (needs matplotlib) (default: no plot)")
     add_card_args(ps)
     ps.set_defaults(func=cmd_solo)
-    pa = sub.add_parser("arena", help="many games between agents; win rates with 95%% confidence intervals",
-                        description=SPEC_HELP + ". Game k is dealt with seed + k and seats rotate with it, so runs "
-                        "over consecutive seed ranges (shards) together give exactly one long run; merge their "
-                        "records with --merge, or let --ray run the shards on a Ray cluster (docs/distributed.md).")
+    pa = command("arena", "many games between agents; win rates with 95%% confidence intervals",
+                 SPEC_HELP + " Game k is dealt with seed + k and seats rotate with it, so runs over consecutive "
+                 "seed ranges (shards) together give exactly one long run; merge their records with --merge, or let "
+                 "--ray run the shards on a Ray cluster (docs/distributed.md).")
     pa.add_argument("--seats", nargs="+", default=["greedy", "random"], type=spec_arg, help="one agent per seat (1-4)")
-    pa.add_argument("--games", type=positive, default=200)
-    pa.add_argument("--seed", type=seed_arg, default=0)
+    pa.add_argument("--games", type=positive, default=200, help="games to play")
+    pa.add_argument("--seed", type=seed_arg, default=0, help="game k is dealt with seed + k")
     pa.add_argument("--threads", type=positive, default=None,
                     help="games played at once (default: every core; with --ray, per shard, default 1)")
     pa.add_argument("--ray", nargs="?", const="local", default=None, metavar="ADDRESS",
                     help="play the games as Ray tasks, one per shard: alone, on a local Ray started for the run; "
-                    "'auto' or an address (HOST:PORT, ray://HOST:10001) for a cluster. Results equal a local run's")
+                    "'auto' or an address (HOST:PORT, ray://HOST:10001) for a cluster. Results equal a local run's "
+                    "(default: no Ray, threads on this machine)")
     pa.add_argument("--shards", type=positive, default=None,
                     help="with --ray: contiguous game ranges, one Ray task each (default: 4 per free slot)")
-    pa.add_argument("--record", metavar="FILE.jsonl", help="write one JSON line per game (Game.from_json replays it)")
+    pa.add_argument("--record", metavar="FILE.jsonl",
+                    help="write one JSON line per game (Game.from_json replays it) (default: no record)")
     pa.add_argument("--search-stats", nargs="?", type=positive, const=5, default=0, metavar="K",
                     help="with --record: keep, for every decision of a search agent, its K most visited root moves "
-                    "(default 5) with visits and mean values (meta.search; 'dragoncastle replay' shows them). "
-                    "The games are the same as without it")
-    pa.add_argument("--merge", nargs="+", metavar="FILE.jsonl", help="print the table of recorded shards instead of playing")
+                    "(K defaults to 5) with visits and mean values (meta.search; 'dragoncastle replay' shows them). "
+                    "The games are the same as without it (default: not kept)")
+    pa.add_argument("--merge", nargs="+", metavar="FILE.jsonl",
+                    help="print the table of recorded shards instead of playing (default: play)")
     pa.add_argument("--progress", action="store_true", help="show the progress bar even when not on a terminal")
     add_card_args(pa)
     pa.set_defaults(func=cmd_arena)
-    pl = sub.add_parser("ladder", help="Elo ratings of agents from round-robin games, with 95%% intervals",
-                        description=SPEC_HELP + ". Every group of --players agents plays --games games (seats "
-                        "rotated); ratings are a Bradley-Terry fit of the pairwise results, random anchored at 0.")
+    pl = command("ladder", "Elo ratings of agents from round-robin games, with 95%% intervals",
+                 SPEC_HELP + " Every group of --players agents plays --games games (seats rotated); ratings are a "
+                 "Bradley-Terry fit of the pairwise results, random anchored at 0.")
     pl.add_argument("--agents", nargs="+", required=True, type=spec_arg, help="the agents to rate (at least 2)")
     pl.add_argument("--games", type=positive, default=100, help="games per group of agents")
-    pl.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
-    pl.add_argument("--seed", type=seed_arg, default=0)
+    pl.add_argument("--players", type=int, choices=(2, 3, 4), default=2, help="players of each game")
+    pl.add_argument("--seed", type=seed_arg, default=0, help="game k of a group is dealt with seed + k")
     pl.add_argument("--threads", type=positive, default=None, help="games played at once (default: every core)")
     pl.add_argument("--solo", type=int, default=0, metavar="N", help="also N solo games per agent; the table shows the mean")
-    pl.add_argument("--plot", metavar="FILE.png", help="draw the ratings with their intervals (needs matplotlib)")
+    pl.add_argument("--plot", metavar="FILE.png",
+                    help="draw the ratings with their intervals (needs matplotlib) (default: no plot)")
     pl.add_argument("--progress", action="store_true", help="report each group even when not on a terminal")
     add_card_args(pl)
     pl.set_defaults(func=cmd_ladder)
-    pr = sub.add_parser("replay", help="one self-contained HTML page to step through recorded games",
-                        description="Write one HTML page (no network, no other file needed) that steps through "
-                        "the games of a JSON-lines file written by 'dragoncastle arena --record' (or Game.to_json "
-                        "lines): every position as the engine draws it, the moves, and the search's statistics "
-                        "when recorded with --search-stats. Keys: left/right arrows, Home, End.")
+    pr = command("replay", "one self-contained HTML page to step through recorded games",
+                 "The page needs no network and no other file. It steps through the games of a JSON-lines file "
+                 "written by 'dragoncastle arena --record' (or Game.to_json lines): every position as the engine "
+                 "draws it, the moves, and the search's statistics when recorded with --search-stats. Keys: "
+                 "left/right arrows, Home, End.")
     pr.add_argument("games", metavar="GAMES.jsonl", help="recorded games, one JSON line each")
     pr.add_argument("--html", required=True, metavar="OUT.html", help="the page to write")
     pr.add_argument("--game", type=non_negative, default=None, metavar="K",
                     help="only game K of the file, counted from 0 (default: all, with a game selector)")
     pr.set_defaults(func=cmd_replay)
-    pb = sub.add_parser("bench", help="engine throughput, Rust vs pure Python, as a table (about a minute)")
+    pb = command("bench", "engine throughput, Rust vs pure Python, as a table (about a minute)")
     pb.add_argument("--seconds", type=positive_seconds, default=0.3, help="time per measurement batch")
     pb.add_argument("--games", type=positive, default=20_000, help="games per batch-playout measurement")
-    pb.add_argument("--plot", metavar="FILE.png", help="also draw Rust vs Python time per operation (needs matplotlib)")
+    pb.add_argument("--plot", metavar="FILE.png",
+                    help="also draw Rust vs Python time per operation (needs matplotlib) (default: no plot)")
     pb.set_defaults(func=cmd_bench)
-    pv = sub.add_parser("serve", help="a local web table: play against the bots in a browser (needs the web extra)",
-                        description="Start a local web app where people play Dragon Castle against the bots, with "
-                        "hints from the search, undo, and saved games that 'dragoncastle replay' opens "
-                        "(docs/serve.md). Needs: pip install \"dragoncastle[web]\". Ctrl-C stops it.")
+    pv = command("serve", "a local web table: play against the bots in a browser (needs the web extra)",
+                 "People play Dragon Castle against the bots, with hints from the search, undo, and saved games "
+                 "that 'dragoncastle replay' opens (docs/serve.md). Needs: pip install \"dragoncastle[web]\". "
+                 "Ctrl-C stops it.")
     pv.add_argument("--host", default="127.0.0.1", help="the address to listen on (default: %(default)s, this machine only)")
-    pv.add_argument("--port", type=port_arg, default=8000, help="the port (default: %(default)s)")
-    pv.add_argument("--open", action="store_true", help="open the page in a browser (default: no)")
+    pv.add_argument("--port", type=port_arg, default=8000, help="the port")
+    pv.add_argument("--open", action="store_true", help="open the page in a browser")
     pv.set_defaults(func=cmd_serve)
-    # `train` has its own parser (dragoncastle.train.main); listed here for --help.
-    sub.add_parser("train", help="self-play training of the search's network; writes weights files (docs/training.md)")
+    # `train` has its own parser (dragoncastle.train.parser, which imports numpy); named here for --help.
+    command("train", "self-play training of the search's network; writes weights files (docs/training.md)")
+    return p
+
+
+def command_parsers() -> dict[str, argparse.ArgumentParser]:
+    """Each command's parser by name, as ``dragoncastle COMMAND`` reads its
+    options: the subparsers of :func:`parser`, and ``train``'s own."""
+    from .train import parser as train_parser
+
+    found = {}
+    for action in parser()._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            found.update(action.choices)
+    found["train"] = train_parser()
+    return found
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = parser()
     given = list(sys.argv[1:] if argv is None else argv)
     if given[:1] == ["train"]:
         from .train import main as train_main

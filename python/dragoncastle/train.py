@@ -99,7 +99,8 @@ class TrainConfig:
     # Where the games run, not which: the data, the weights and the gates are
     # those of a run on this machine.
     ray: str | None = _setting(None, "play self-play and gates as Ray tasks: 'local', 'auto' (the cluster this "
-                                     "machine belongs to) or a cluster address (docs/distributed.md)")
+                                     "machine belongs to) or a cluster address (docs/distributed.md) "
+                                     "(default: no Ray, threads on this machine)")
     command: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -887,10 +888,11 @@ def parser() -> Any:
     import argparse
     import dataclasses
 
-    ap = argparse.ArgumentParser(prog="dragoncastle train", description=DESCRIPTION,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    from .cli import HelpFormatter
+
+    ap = argparse.ArgumentParser(prog="dragoncastle train", description=DESCRIPTION, formatter_class=HelpFormatter)
     ap.add_argument("--dir", required=True, help=TrainConfig.__dataclass_fields__["directory"].metadata["help"])
-    ap.add_argument("--out", help="copy the best weights here at the end (default: none)")
+    ap.add_argument("--out", help="copy the best weights here at the end (default: not copied)")
     for f in dataclasses.fields(TrainConfig):
         if f.name in _NOT_OPTIONS:
             continue
@@ -904,10 +906,12 @@ def parser() -> Any:
             kind = int
         elif f.name == "ray":
             kind, extra["nargs"], extra["const"], extra["metavar"] = str, "?", "local", "ADDRESS"
-        shown = "/".join(map(str, f.default)) if isinstance(f.default, tuple) else f.default
-        ap.add_argument("--" + f.name.replace("_", "-"), type=kind, default=f.default,
-                        help=f"{f.metadata['help']} (default: {shown})", **extra)
-    ap.add_argument("--plot", metavar="FILE.png", help="draw the learning curve at the end; needs matplotlib (default: none)")
+        # A setting whose help states its default (those that default to None) keeps it.
+        text = f.metadata["help"]
+        if "default" not in text:
+            text += " (default: %s)" % ("/".join(map(str, f.default)) if isinstance(f.default, tuple) else f.default)
+        ap.add_argument("--" + f.name.replace("_", "-"), type=kind, default=f.default, help=text, **extra)
+    ap.add_argument("--plot", metavar="FILE.png", help="draw the learning curve at the end; needs matplotlib (default: no plot)")
     return ap
 
 

@@ -52,6 +52,15 @@ impl PyRealm {
 
 /// A game of Dragon Castle backed by the Rust core.
 ///
+/// The main methods, in the order of a game: ``legal_actions()`` (sorted by
+/// id; ``legal_action_mask()`` for numpy), ``apply(action)`` with an
+/// ``Action``, its id or its text, ``current_player``, ``phase`` and
+/// ``is_over``, then ``scores()`` and ``winners()``. ``undo()``, ``clone()``,
+/// ``to_json()`` and ``Game.from_json()`` step back, copy and save;
+/// ``observation()`` and ``determinize(seed)`` serve a search without hidden
+/// information; ``str(game)`` draws the position. ``help()`` lists every
+/// method below, alphabetically.
+///
 /// ``Game(players=2, seed=None, *, spirits=None, dragons=None, layout=None,
 /// rules=None, deal=None)``: ``players`` 1 (solo against the Dragon of
 /// Ingenuity) to 4; ``seed`` the deal's seed (None: a fresh one); ``spirits``

@@ -96,5 +96,28 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(network::network_features, m)?)?;
     m.add("NETWORK_FEATURES", crate::eval::features::TABLE.count())?;
     m.add("MAX_SEATS", crate::search::MAX_SEATS)?;
+    for cls in [
+        py.get_type::<PyGame>(),
+        py.get_type::<PyRealm>(),
+        py.get_type::<PyRules>(),
+        py.get_type::<PyLayout>(),
+        py.get_type::<PyTileType>(),
+        py.get_type::<PyPhase>(),
+        py.get_type::<PyActionKind>(),
+    ] {
+        without_order(&cls)?;
+    }
+    Ok(())
+}
+
+/// Equality without an order (``Action`` and ``Tile`` have one; these do not).
+/// CPython gives a type with a rich comparison all six comparison methods, so
+/// ``help()`` would open with ``__lt__`` ("Return self<value") and its three
+/// siblings, which only raise ``TypeError``. Deleting them leaves ``object``'s,
+/// which raise the same ``TypeError``; ``==`` and ``!=`` are unchanged.
+fn without_order(cls: &Bound<'_, PyType>) -> PyResult<()> {
+    for name in ["__lt__", "__le__", "__gt__", "__ge__"] {
+        cls.delattr(name)?;
+    }
     Ok(())
 }
