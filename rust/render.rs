@@ -224,6 +224,9 @@ pub fn game_svg(g: &Game) -> String {
 ///
 /// Each top-level element is on a line of its own, so that a page holding
 /// many pictures can share the lines that repeat (`dragoncastle replay`).
+/// Each castle space drawn is a `<g data-space="r,c">` and each Realm cell a
+/// `<g data-seat="k" data-cell="r,c">`, so that a page can map a click to
+/// the moves that name it (`dragoncastle serve`).
 pub fn svg_with(s: &State, last: Option<&LastMove>) -> String {
     let c = s.castle();
     let before = last.map(|l| &l.before);
@@ -360,7 +363,8 @@ fn castle(o: &mut String, s: &State, before: Option<&State>, top: usize) {
             if h == 0 && !taken {
                 continue;
             }
-            o.push_str("<g>");
+            // The space, for a page that maps a click to a move (`dragoncastle serve`).
+            let _ = write!(o, r#"<g data-space="{r},{col}">"#);
             // The layers under the top tile, one offset outline each (at most 3).
             for k in (1..h.min(4)).rev() {
                 let _ = write!(o, r##"<rect x="{}" y="{}" width="{TILE}" height="{TILE}" rx="3" fill="#ddd" stroke="#888"/>"##, x + 3 * k, y + 3 * k);
@@ -443,6 +447,7 @@ fn panel(o: &mut String, s: &State, last: Option<&LastMove>, seat: usize, x: usi
     let placing = last.is_some_and(|l| matches!(l.action, Action::Place(_)));
     for cell in 0..CELLS {
         let (row, col) = Cell::at(cell).row_col();
+        let _ = write!(o, r#"<g data-seat="{seat}" data-cell="{row},{col}">"#);
         realm_cell(o, &p.realm, realm_before, placing, cell, x + 8 + col * RCELL, y + 44 + row * RCELL);
     }
     let ty = y + 44 + SIDE * RCELL + 16;
@@ -466,6 +471,7 @@ fn panel(o: &mut String, s: &State, last: Option<&LastMove>, seat: usize, x: usi
 
 /// One Realm cell: empty, a face-up tile, or a face-down tile (its face
 /// unknown) with perhaps a Shrine; marked when the last move changed it.
+/// It closes the cell's `<g data-seat data-cell>`, opened by the caller.
 fn realm_cell(o: &mut String, realm: &crate::realm::Realm, before: Option<&crate::realm::Realm>, placing: bool, cell: usize, x: usize, y: usize) {
     let size = RCELL - 2;
     let h = realm.height(cell);
@@ -508,7 +514,7 @@ fn realm_cell(o: &mut String, realm: &crate::realm::Realm, before: Option<&crate
             );
         }
     }
-    o.push('\n');
+    o.push_str("</g>\n");
 }
 
 /// The solo Dragon of Ingenuity: the tiles it took, by symbol.
@@ -630,7 +636,7 @@ mod tests {
             assert!(svg.starts_with("<svg ") && svg.ends_with("</svg>"));
             // One top-level element per line: the replay page shares repeated lines.
             assert!(svg.lines().count() > 20);
-            assert_eq!(svg.matches("<g>").count(), svg.matches("</g>").count());
+            assert_eq!(svg.matches("<g>").count() + svg.matches("<g ").count(), svg.matches("</g>").count());
             assert!(svg.contains(&status_line(s)));
             if !s.is_over() && s.current_player() < s.players() {
                 assert!(svg.contains(&format!("Seat {} \u{25B6} to move", s.current_player())));
@@ -659,6 +665,28 @@ mod tests {
             }
         });
         assert!(taken > 100 && turned_down > 5, "{taken} takes, {turned_down} Consolidations seen");
+    }
+
+    #[test]
+    fn castle_spaces_and_realm_cells_are_tagged_for_clicks() {
+        positions(|g| {
+            let s = g.state();
+            let svg = game_svg(g);
+            let c = s.castle();
+            for r in 0..c.rows() {
+                for col in 0..c.cols() {
+                    let tagged = svg.contains(&format!(r#"<g data-space="{r},{col}">"#));
+                    assert!(tagged || c.top(Space::of(r, col).index()).is_none(), "space {r},{col}");
+                }
+            }
+            for seat in 0..s.players() {
+                for cell in 0..CELLS {
+                    let (r, col) = Cell::at(cell).row_col();
+                    assert_eq!(svg.matches(&format!(r#"<g data-seat="{seat}" data-cell="{r},{col}">"#)).count(), 1);
+                }
+            }
+            assert!(!svg.contains(&format!(r#"data-seat="{}""#, s.players())));
+        });
     }
 
     #[test]

@@ -6,12 +6,14 @@ against the bots, and the hidden-information guarantee."""
 from __future__ import annotations
 
 import json
+import random
 import time
 import warnings
 
 import pytest
 
 import dragoncastle as dc
+from dragoncastle.agents import from_spec
 
 pytest.importorskip("starlette")
 warnings.filterwarnings("ignore", message=".*httpx.*")
@@ -60,7 +62,7 @@ def test_the_page_and_every_endpoint(client):
     assert client.get(f"/api/games/{gid}").json()["legal"] == state["legal"]
     first = state["legal"][0]
     after = client.post(f"/api/games/{gid}/actions", json={"action": first["text"]}).json()
-    assert after["history"][0]["action"] == first
+    assert after["history"][0]["action"] == {"id": first["id"], "text": first["text"]}
     hint = client.post(f"/api/games/{gid}/hint", json={"time": 0.05})
     assert hint.status_code == 200 and hint.json()["top"][0]["visits"] > 0
     undone = client.post(f"/api/games/{gid}/undo").json()
@@ -123,6 +125,43 @@ def test_a_saved_game_continues(client):
     assert bot["history"][:5] == state["history"] and bot["history"][5]["seat"] == 1
 
 
+def test_every_legal_move_names_its_place_on_the_picture(client):
+    # Cards by name (the form's "or by name"): every kind of target comes up.
+    page = client.get("/")
+    assert all(f'"{name}"' in page.text for name in dc.SPIRITS + dc.DRAGONS) and "__CARDS__" not in page.text
+    body = {"seats": ["human", "human"], "seed": 12, "spirits": ["wind", "strength", "destruction"],
+            "dragons": ["humility"]}
+    state = client.post("/api/games", json=body).json()
+    # Mostly greedy's moves (random ones seldom make a set, so no Shrine), a fifth at random.
+    game = dc.Game(players=2, seed=12, spirits=body["spirits"], dragons=body["dragons"])
+    rng, seen, greedy = random.Random(5), set(), from_spec("greedy")
+    while not state["over"]:
+        seat = state["to_move"]
+        for m in state["legal"]:
+            a, t = dc.Action(m["id"]), m["target"]
+            if a.space is not None:
+                assert t == {"where": "castle", "space": list(a.space)}
+                assert f'<g data-space="{a.space[0]},{a.space[1]}">' in state["svg"]
+            elif a.cell is not None or a.pay_cell is not None:
+                cell = a.cell if a.cell is not None else a.pay_cell
+                assert t == {"where": "realm", "seat": seat, "cell": list(cell)}
+                assert f'<g data-seat="{seat}" data-cell="{cell[0]},{cell[1]}">' in state["svg"]
+            else:
+                assert t is None and a.kind.name in ("SUMMON", "DISCARD", "TAKE_SHRINE", "DONE", "SPIRIT"), m
+            seen.add((a.kind.name, None if t is None else t["where"]))
+        assert {m["id"] for m in state["legal"]} == {a.id for a in game.legal_actions()}
+        action = dc.Action(rng.choice(state["legal"])["id"]) if rng.random() < 0.2 else greedy.act(game)
+        game.apply(action)
+        state = client.post(f"/api/games/{state['id']}/actions", json={"action": action.id}).json()
+    for kind in [("TAKE", "castle"), ("PLACE", "realm"), ("SHRINE", "realm"), ("SUMMON", None), ("DONE", None),
+                 ("DISCARD", None), ("TAKE_SHRINE", None), ("SPIRIT", "realm"), ("SPIRIT", None), ("DESTROY", "castle"),
+                 ("FLIP", "realm"), ("SHRINE_FROM", "realm"), ("SHRINE_TO", "realm"), ("MOVE_FROM", "realm"),
+                 ("MOVE_TO", "realm")]:
+        assert kind in seen, kind
+    record = dc.Game.from_json(client.get(f"/api/games/{state['id']}/record").text)
+    assert record.spirits == body["spirits"] and record.dragons == body["dragons"]
+
+
 def test_bad_requests_get_a_4xx_with_a_reason_and_change_nothing(client):
     state = client.post("/api/games", json={"seats": ["human", "greedy"], "seed": 5}).json()
     gid = state["id"]
@@ -131,7 +170,8 @@ def test_bad_requests_get_a_4xx_with_a_reason_and_change_nothing(client):
         {"seats": ["plan:time=1", "human"]}, {"seats": ["human", "mcts:iterations=10"]},
         {"seats": ["human", "mcts:time=100"]}, {"seats": ["plan:oracle=true,time=1"]},
         {"seats": ["human", "mcts:time=1,model=builtin"]}, {"seats": ["human"], "seed": -1},
-        {"seats": ["human"], "seed": True}, {"seats": ["human"], "spirits": 11}, {"seats": ["human"], "layout": 3},
+        {"seats": ["human"], "seed": True}, {"seats": ["human"], "spirits": 11}, {"seats": ["human"], "spirits": ["nope"]},
+        {"seats": ["human"], "dragons": ["wind"]}, {"seats": ["human"], "layout": 3},
         {"seats": ["human", "human"], "solo_variant": True}, {"seats": ["human"], "record": "{}"},
     ]
     for body in bad_settings:

@@ -220,6 +220,20 @@ def _start_bots(table: Table) -> None:
         threading.Thread(target=_play_bots, args=(table,), daemon=True).start()
 
 
+def target(action: Any, seat: int) -> dict[str, Any] | None:
+    """Where on the picture a move of ``seat`` points, read from the action's own
+    fields (never from the rules): a castle space (``take``, ``destroy``), a
+    cell of the mover's Realm (``place``, ``shrine``, a Spirit's follow-up, a
+    Spirit paid with that cell), or None (``summon``, ``discard``,
+    ``take-shrine``, ``done``, a Spirit paid with a Shrine)."""
+    if action.space is not None:
+        return {"where": "castle", "space": list(action.space)}
+    cell = action.cell if action.cell is not None else action.pay_cell
+    if cell is None:
+        return None
+    return {"where": "realm", "seat": seat, "cell": list(cell)}
+
+
 def public(table: Table) -> dict[str, Any]:
     """What the page may show: nothing a person at the table may not know."""
     with table.lock:
@@ -240,7 +254,7 @@ def public(table: Table) -> dict[str, Any]:
             "scores": g.scores(),
             "winners": g.winners() if g.is_over else [],
             "rank": g.rank() if g.is_over and g.players == 1 else None,
-            "legal": [{"id": a.id, "text": str(a)} for a in g.legal_actions()] if person else [],
+            "legal": [{"id": a.id, "text": str(a), "target": target(a, seat)} for a in g.legal_actions()] if person else [],
             "history": [{"seat": s, "action": {"id": a.id, "text": str(a)}, "search": st}
                         for s, a, st in zip(table.authors, played, table.stats)],
             "svg": g._repr_svg_(),
@@ -365,8 +379,12 @@ def app() -> Starlette:
     """The ASGI app: the page at ``/`` and the JSON API (``docs/serve.md``)."""
     tables = Tables()
 
+    # The form offers the cards by name: the engine's own lists, written into the page.
+    cards = json.dumps({"spirits": list(_core.SPIRITS), "dragons": list(_core.DRAGONS)})
+    html = resources.files(__package__).joinpath("serve.html").read_text(encoding="utf-8").replace("__CARDS__", cards)
+
     def page(request: Request) -> Response:
-        return HTMLResponse(resources.files(__package__).joinpath("serve.html").read_text(encoding="utf-8"))
+        return HTMLResponse(html)
 
     async def create(request: Request) -> Response:
         table = new_table(await _body(request))

@@ -57,7 +57,7 @@ def svg(game: Any) -> str:
     for (r, c) in castle.spaces():
         x, y = 10 + c * size, 10 + r * size
         stroke = "#000" if castle.is_available((r, c)) else "#bbb"
-        parts.append(f'<rect x="{x}" y="{y}" width="{size - 3}" height="{size - 3}" fill="#eee" stroke="{stroke}"/>'
-                     f'<text x="{x + 3}" y="{y + 16}">{castle.top((r, c))}</text>')
+        parts.append(f'<g data-space="{r},{c}"><rect x="{x}" y="{y}" width="{size - 3}" height="{size - 3}" fill="#eee" stroke="{stroke}"/>'
+                     f'<text x="{x + 3}" y="{y + 16}">{castle.top((r, c))}</text></g>')
     parts.append("</svg>")
     return "".join(parts)
