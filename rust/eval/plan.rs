@@ -95,6 +95,8 @@ mod tests {
             aggregate: Aggregate::Mean,
             warm: false,
             keep: false,
+            repair: false,
+            width: None,
             determinize,
             prune: false,
         }
