@@ -18,7 +18,7 @@ __all__ = ["RandomAgent", "GreedyAgent", "DragonOfIngenuity", "MCTSAgent", "Sear
 
 
 #: Settings that are on or off; every other setting is a number or a name, never a bool.
-_FLAGS = {"reuse_tree", "determinize", "priors", "warm", "keep", "repair", "prune", "oracle"}
+_FLAGS = {"reuse_tree", "determinize", "priors", "warm", "keep", "prune", "oracle"}
 
 
 def _check_kinds(settings: dict[str, Any]) -> None:
@@ -369,10 +369,7 @@ class PlannerAgent:
     bias's; ``float("inf")`` for plain NRPA), ``aggregate`` (``"mean"``,
     ``"vote"`` or ``"best"``), ``warm`` (start each decision's searches from
     the policy of the last decision's plan), ``keep`` (begin each search with
-    the plan kept from the last decision when it is legal there), ``repair``
-    (begin every other action's search with that plan too, repaired: its
-    actions still legal, in order, the bias's favourite where one is not),
-    ``prune``
+    the plan kept from the last decision when it is legal there), ``prune``
     (successive halving: after rounds of 1, 1, 2, 4, ... determinizations only
     the better half of the actions is searched on), ``oracle``
     (plan on the true deal, reading the hidden tiles: analysis only).
@@ -434,7 +431,7 @@ class PlannerAgent:
         return hash(_core.agent_spec_text(self.spec))
 
 
-_PLAN_TUNING = {"level", "iterations", "alpha", "temperature", "aggregate", "warm", "keep", "repair", "prune", "oracle"}
+_PLAN_TUNING = {"level", "iterations", "alpha", "temperature", "aggregate", "warm", "keep", "prune", "oracle"}
 
 
 _TUNING = {"exploration", "reward", "rollout", "epsilon", "rollout_depth", "reuse_tree", "reuse_weight", "determinize",

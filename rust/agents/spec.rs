@@ -339,8 +339,6 @@ fn plan_settings(c: &pimc::Config) -> Vec<(&'static str, String)> {
     put("aggregate", c.aggregate != d.aggregate, c.aggregate.name().to_string());
     put("warm", c.warm != d.warm, c.warm.to_string());
     put("keep", c.keep != d.keep, c.keep.to_string());
-    put("repair", c.repair != d.repair, c.repair.to_string());
-    put("width", c.width.is_some(), c.width.unwrap_or(0).to_string());
     put("prune", c.prune != d.prune, c.prune.to_string());
     put("oracle", c.determinize != d.determinize, (!c.determinize).to_string());
     out
@@ -374,8 +372,6 @@ pub const PLAN_DEFAULT: pimc::Config = pimc::Config {
     aggregate: pimc::Aggregate::Mean,
     warm: false,
     keep: false,
-    repair: false,
-    width: None,
     determinize: true,
     prune: false,
 };
@@ -423,8 +419,6 @@ fn parse_plan(pairs: &[(&str, &str)]) -> Result<pimc::Config, String> {
             "aggregate" => cfg.aggregate = pimc::Aggregate::parse(v)?,
             "warm" => cfg.warm = flag(k, v)?,
             "keep" => cfg.keep = flag(k, v)?,
-            "repair" => cfg.repair = flag(k, v)?,
-            "width" => cfg.width = Some(small(v)?).filter(|&w| w > 0).map(Some).ok_or_else(|| "width must be at least 1".to_string())?,
             "prune" => cfg.prune = flag(k, v)?,
             "oracle" => oracle = flag(k, v)?,
             _ => return Err(format!("unknown plan parameter {k:?}")),
@@ -617,8 +611,8 @@ mod round_trip {
     fn plan() -> impl Strategy<Value = AgentSpec> {
         let budget = (prop::option::of(prop::sample::select(vec![0.1, 1.0, 3.0])), prop::option::of(1u64..10_000_000), 1usize..9);
         let shape = (1u32..4, 1u32..200, prop::sample::select(vec![0.5, 1.0]), prop::sample::select(vec![0.1, 0.25, f64::INFINITY]));
-        let flags = (0usize..3, any::<bool>(), any::<bool>(), any::<bool>(), any::<bool>(), any::<bool>());
-        (budget, shape, flags).prop_map(|((time, playouts, threads), (level, iterations, alpha, temperature), (agg, warm, keep, repair, prune, oracle))| {
+        let flags = (0usize..3, any::<bool>(), any::<bool>(), any::<bool>(), any::<bool>());
+        (budget, shape, flags).prop_map(|((time, playouts, threads), (level, iterations, alpha, temperature), (agg, warm, keep, prune, oracle))| {
             let time = if time.is_none() && playouts.is_none() { PLAN_DEFAULT.time_limit } else { time };
             let aggregate = [pimc::Aggregate::Mean, pimc::Aggregate::Vote, pimc::Aggregate::Best][agg];
             AgentSpec::Plan(pimc::Config {
@@ -629,8 +623,6 @@ mod round_trip {
                 aggregate,
                 warm,
                 keep,
-                repair,
-                width: None,
                 determinize: !oracle,
                 prune,
             })

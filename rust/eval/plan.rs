@@ -95,8 +95,6 @@ mod tests {
             aggregate: Aggregate::Mean,
             warm: false,
             keep: false,
-            repair: false,
-            width: None,
             determinize,
             prune: false,
         }

@@ -420,51 +420,6 @@ pub fn adapt<M: Copy>(policy: &mut [f32], best: &Sequence<M>, alpha: f64, scratc
     }
 }
 
-/// Follow `moves` from `root` as far as they still apply, as a whole
-/// [`Sequence`] to the end: at each decision the plan's next move if it is
-/// legal there (or the one after it, the next dropped), else the move with
-/// the highest bias, the plan waiting. A plan made for a neighbouring
-/// position (another first move, other hidden tiles) thus becomes a start
-/// for a search from this one. False when no end is reached (a problem
-/// whose greedy line does not end within `MAX_REPAIR` moves).
-pub fn repair<G: PlanGame>(root: &G, moves: &[G::Move], temperature: f64, out: &mut Sequence<G::Move>) -> bool {
-    out.clear();
-    let inv_t = 1.0 / temperature;
-    let mut s = *root;
-    let mut buf = G::Moves::default();
-    let mut next = 0;
-    for _ in 0..MAX_REPAIR {
-        s.legal_moves(&mut buf);
-        let n = buf.len();
-        if n == 0 {
-            out.score = s.score();
-            return true;
-        }
-        let ahead = |k: usize| moves.get(next + k).and_then(|m| buf.iter().position(|x| x == m));
-        let planned = ahead(0).map(|i| (i, 1)).or_else(|| ahead(1).map(|i| (i, 2)));
-        let mut chosen = 0;
-        if n > 1 {
-            let start = out.codes.len();
-            out.codes.resize(start + n, 0);
-            out.biases.resize(start + n, 0.0);
-            s.codes_and_biases(&buf, &mut out.codes[start..], &mut out.biases[start..]);
-            scale_biases(&mut out.biases[start..], inv_t);
-            let biases = &out.biases[start..];
-            chosen = planned.map_or_else(|| (0..n).fold(0, |b, i| if biases[i] > biases[b] { i } else { b }), |p| p.0);
-            out.steps.push((start as u32, n as u32, chosen as u32));
-        } else if let Some((i, _)) = planned {
-            chosen = i;
-        }
-        next += planned.map_or(0, |p| p.1);
-        s.play(buf[chosen]);
-        out.moves.push(buf[chosen]);
-    }
-    false
-}
-
-/// Moves [`repair`] plays at most (a Dragon Castle game has about a hundred decisions).
-const MAX_REPAIR: usize = 100_000;
-
 /// Replay `moves` from `root` as a [`Sequence`] (codes, biases and score
 /// recomputed there): false when one of them is not legal there or they
 /// do not reach the end.

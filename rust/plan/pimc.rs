@@ -11,7 +11,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use super::{repair, replay, Budget, Nested, PlanGame, Planner, Sequence};
+use super::{replay, Budget, Nested, PlanGame, Planner, Sequence};
 use crate::rng::SplitMix64;
 // The search's bounds on time and threads hold for every agent.
 use crate::search::{MAX_THREADS, MAX_TIME_LIMIT};
@@ -73,11 +73,6 @@ pub struct Config {
     /// Begin each search with the plan kept from the last decision when all
     /// of it is legal in the determinization.
     pub keep: bool,
-    /// Credit every move the search did not start from the kept plan with
-    /// at least the score of that plan repaired after it ([`super::repair`]:
-    /// its moves still legal, in order, the bias's favourite where one is
-    /// not), without starting its search from it.
-    pub repair: bool,
     /// Plan on determinizations (true) or on the position as given, hidden
     /// information included (false, the oracle: analysis only, it reads what
     /// a player cannot see; it makes one plan and follows it, see `oracle`).
@@ -86,9 +81,6 @@ pub struct Config {
     /// determinizations, only the better half of the moves (at least two) is
     /// searched on, so the closest choices get the most determinizations.
     pub prune: bool,
-    /// Search only the moves with the `width` highest biases at the root
-    /// (`None`: every move); the others are never chosen.
-    pub width: Option<u32>,
 }
 
 impl Config {
@@ -211,7 +203,7 @@ pub fn decide<G: PlanGame>(root: &G, cfg: &Config, seed: u64, memory: &mut Memor
     let memory_read: &Memory<G::Move> = memory;
     let mut found: Vec<Found> = Vec::new();
     let mut kept: Vec<Option<Kept<G::Move>>> = (0..n).map(|_| None).collect();
-    let mut alive = widest(root, legal, cfg.width);
+    let mut alive = vec![true; n];
     let clock = Budget { playouts: None, deadline, stop };
     let (mut lo, mut round) = (0u64, 0u32);
     loop {
@@ -374,21 +366,11 @@ fn run_thread<G: PlanGame>(
                 (Some(p), true) => planner.policy_mut().copy_from_slice(p),
                 _ => planner.policy_mut().fill(0.0),
             }
-            let planned = memory.plan.first() == Some(&m);
-            let seeded = cfg.keep && planned && replay(&child, &memory.plan[1..], cfg.nested.temperature, &mut start);
+            let seeded = cfg.keep
+                && memory.plan.first() == Some(&m)
+                && replay(&child, &memory.plan[1..], cfg.nested.temperature, &mut start);
             let budget = Budget { playouts: Some(planner.playouts + cfg.nested.playouts()), ..clock };
-            let mut best = planner.search(&child, &mut rng, &budget, seeded.then_some(&start));
-            // The repaired plan is a line the search may not have found: the
-            // move is worth at least that, without pulling the search toward it.
-            if cfg.repair
-                && !seeded
-                && !memory.plan.is_empty()
-                && !child.is_over()
-                && repair(&child, &memory.plan[usize::from(planned)..], cfg.nested.temperature, &mut start)
-                && start.score > best.score
-            {
-                best = &start;
-            }
+            let best = planner.search(&child, &mut rng, &budget, seeded.then_some(&start));
             // A move that ends the game has its score and needs no search.
             scores[i] = if child.is_over() { child.score() } else { best.score };
             let slot = &mut kept[i];
@@ -414,22 +396,6 @@ fn run_thread<G: PlanGame>(
         }
     }
     (found, kept, planner.playouts)
-}
-
-/// The root moves searched: those with the `width` highest biases (the
-/// first of equals in legal order), or all.
-fn widest<G: PlanGame>(root: &G, legal: &[G::Move], width: Option<u32>) -> Vec<bool> {
-    let n = legal.len();
-    let Some(k) = width.map(|w| w as usize).filter(|&w| w < n) else { return vec![true; n] };
-    let (mut codes, mut biases) = (vec![0; n], vec![0.0; n]);
-    root.codes_and_biases(legal, &mut codes, &mut biases);
-    let mut order: Vec<usize> = (0..n).collect();
-    order.sort_by(|&a, &b| biases[b].total_cmp(&biases[a]).then(a.cmp(&b)));
-    let mut alive = vec![false; n];
-    for &i in &order[..k.max(1)] {
-        alive[i] = true;
-    }
-    alive
 }
 
 fn summarise<M: Copy>(legal: &[M], found: &[Found]) -> Vec<RootMove<M>> {

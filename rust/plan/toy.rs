@@ -219,39 +219,6 @@ fn a_kept_sequence_is_never_lost() {
 }
 
 #[test]
-fn a_repaired_plan_follows_what_still_applies() {
-    let a = Assign::new(4, true);
-    let mut big: Planner<Assign> = Planner::new(Nested { level: 2, iterations: 100, ..Nested::default() });
-    let opt = big.search(&a, &mut SplitMix64::new(0), &Budget::default(), None).clone();
-    // A legal plan repairs to itself, as it replays.
-    let (mut r, mut p) = (Sequence::default(), Sequence::default());
-    assert!(repair(&a, &opt.moves, 0.25, &mut r) && replay(&a, &opt.moves, 0.25, &mut p));
-    assert_eq!((&r.moves, r.score, &r.steps, &r.codes), (&p.moves, p.score, &p.steps, &p.codes));
-    // After another first move, the plan's moves still legal are kept in
-    // order, the one now taken is dropped, and the sequence reaches the end.
-    let other = (0..N as u8).find(|&m| m != opt.moves[0]).unwrap();
-    let mut b = a;
-    b.play(other);
-    assert!(repair(&b, &opt.moves, 0.25, &mut r));
-    assert!(b.is_over() || r.moves.len() == N - 1);
-    let kept: Vec<u8> = opt.moves.iter().copied().filter(|&m| m != other).collect();
-    assert_eq!(r.moves, kept);
-    // With no plan at all it is the bias's greedy line (the gain of each move here).
-    assert!(repair(&a, &[], 0.25, &mut r));
-    let mut greedy = a;
-    for (pos, &m) in r.moves.iter().enumerate() {
-        let best = (0..N as u8).filter(|&i| greedy.used & (1 << i) == 0).max_by_key(|&i| (a.gain[i as usize][pos], std::cmp::Reverse(i))).unwrap();
-        assert_eq!(m, best);
-        greedy.play(m);
-    }
-    assert_eq!(r.score, greedy.score());
-    // A repaired start is a start like any other: the search keeps it or does better.
-    let mut small: Planner<Assign> = Planner::new(Nested { level: 1, iterations: 3, ..Nested::default() });
-    assert!(repair(&b, &opt.moves, 0.25, &mut r));
-    assert!(small.search(&b, &mut SplitMix64::new(9), &Budget::default(), Some(&r)).score >= r.score);
-}
-
-#[test]
 fn pimc_results_do_not_depend_on_the_thread_count() {
     let a = Assign::new(5, true);
     let cfg = |threads| pimc::Config {
@@ -262,8 +229,6 @@ fn pimc_results_do_not_depend_on_the_thread_count() {
         aggregate: Aggregate::Mean,
         warm: true,
         keep: true,
-        repair: false,
-        width: None,
         determinize: true,
         prune: false,
     };
@@ -309,8 +274,6 @@ fn following_the_kept_plan_reaches_its_score() {
         aggregate: Aggregate::Best,
         warm: true,
         keep: true,
-        repair: false,
-        width: None,
         determinize: false,
         prune: false,
     };

@@ -460,7 +460,6 @@ pub fn agent_spec<'py>(py: Python<'py>, text: &str) -> PyResult<(String, Bound<'
             d.set_item("aggregate", c.aggregate.name())?;
             d.set_item("warm", c.warm)?;
             d.set_item("keep", c.keep)?;
-            d.set_item("repair", c.repair)?;
             d.set_item("prune", c.prune)?;
             d.set_item("oracle", !c.determinize)?;
             "plan"
