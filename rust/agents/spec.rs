@@ -1,6 +1,6 @@
 //! Built-in agents as text, and how they draw their random numbers: the one
 //! parser of agent specs (`random`, `greedy`, `dragon`,
-//! `mcts:iterations=2000,c=0.3`; `docs/search.md`) behind the arena,
+//! `mcts:iterations=2000,c=0.3`; `docs/agents.md`) behind the arena,
 //! playouts, self-play, the vectorized environment and the bindings, and the
 //! one seed rule of their decisions.
 //!
@@ -27,7 +27,7 @@ use crate::search::{self, Config, EvalError, DEFAULT_ITERATIONS};
 use crate::state::State;
 
 /// A built-in agent as written, `name` or `name:key=value,...`
-/// (`mcts:iterations=2000,c=0.3`; `docs/search.md`): every setting a typed
+/// (`mcts:iterations=2000,c=0.3`; `docs/agents.md`): every setting a typed
 /// field. Parsing is pure (a model path is kept, not opened: [`AgentSpec::load`]
 /// opens it), and the text round-trips: `parse(&s.to_string()) == s`.
 #[derive(Clone, Debug, PartialEq)]
