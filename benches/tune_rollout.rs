@@ -2,7 +2,10 @@
 //! alone plays `GAMES` seeded solo games per candidate; coordinate search keeps
 //! improvements. `cargo bench --bench tune_rollout` (a few minutes).
 //! `MODE=sweep` judges weight sets by today's default search instead, paired
-//! on the same deals and both cores (`docs/experiments/2026-11-30-search-tuning.md`).
+//! on the same deals and both cores (`docs/experiments/2026-11-30-search-tuning.md`);
+//! with `PLAN=LEVEL,ITERATIONS` it judges them as the solo planner's bias
+//! instead: one nested search of that shape on each true deal
+//! (`docs/experiments/2026-12-03-planner-bias.md`).
 
 use _core::agents::heuristic::{choose, Weights};
 use _core::rng::SplitMix64;
@@ -47,6 +50,9 @@ fn nudge(w: Weights, k: usize, step: f64) -> Weights {
 /// depend on the deal, the seat and the decision only, so two weight sets
 /// meet the same deals and the same random streams: their scores pair.
 fn solo_scores(w: &Weights, first: u64, games: u64, iterations: u64, threads: usize) -> Vec<u32> {
+    if let Ok(shape) = std::env::var("PLAN") {
+        return plan_scores(w, &shape, first, games, threads);
+    }
     if iterations == 0 {
         // The policy alone, no search: thousands of games a second.
         return (first..first + games)
@@ -90,6 +96,48 @@ fn solo_scores(w: &Weights, first: u64, games: u64, iterations: u64, threads: us
     });
     for (k, score) in parts.into_iter().flatten() {
         scores[k] = score;
+    }
+    scores
+}
+
+/// The best score of one nested search (`shape`: "LEVEL,ITERATIONS") on each
+/// true deal `first..first + games`, with the move values under `w` as its
+/// bias; each search seeded by its deal, so two weight sets pair.
+fn plan_scores(w: &Weights, shape: &str, first: u64, games: u64, threads: usize) -> Vec<u32> {
+    use _core::eval::plan::WithBias;
+    use _core::plan::{Budget, Nested, Planner};
+    use std::sync::atomic::{AtomicU64, Ordering};
+    let v: Vec<u32> = shape.split(',').map(|x| x.trim().parse().expect("PLAN=LEVEL,ITERATIONS")).collect();
+    let nested = Nested { level: v[0], iterations: v[1], ..Nested::default() };
+    // The planner's problem holds its weights by reference; a run judges a few dozen sets.
+    let weights: &'static Weights = Box::leak(Box::new(*w));
+    let next = AtomicU64::new(0);
+    let parts: Vec<Vec<(u64, u32)>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut planner: Planner<WithBias> = Planner::new(nested);
+                    let mut out = Vec::new();
+                    loop {
+                        let k = next.fetch_add(1, Ordering::Relaxed);
+                        if k >= games {
+                            return out;
+                        }
+                        let mut state = _core::Setup::new(1, first + k).state().expect("a solo deal");
+                        state.never_activate();
+                        planner.policy_mut().fill(0.0);
+                        let root = WithBias { state, weights };
+                        let best = planner.search(&root, &mut SplitMix64::new(first + k), &Budget::default(), None);
+                        out.push((k, best.score as u32));
+                    }
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().expect("a planner thread")).collect()
+    });
+    let mut scores = vec![0u32; games as usize];
+    for (k, s) in parts.into_iter().flatten() {
+        scores[k as usize] = s;
     }
     scores
 }
@@ -147,7 +195,8 @@ fn sweep() {
     let t0 = std::time::Instant::now();
     let base = solo_scores(&w, first, games, iterations, threads);
     let mean = |v: &[u32]| v.iter().map(|&x| x as f64).sum::<f64>() / v.len() as f64;
-    println!("incumbent {} mean {:.3} ({games} deals from {first}, {iterations} iterations, {:.0} s)", show(&w), mean(&base), t0.elapsed().as_secs_f64());
+    let judge = std::env::var("PLAN").map_or_else(|_| format!("{iterations} iterations"), |p| format!("planner {p}"));
+    println!("incumbent {} mean {:.3} ({games} deals from {first}, {judge}, {:.0} s)", show(&w), mean(&base), t0.elapsed().as_secs_f64());
     println!("scores {}", base.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(","));
     for c in candidates {
         let t = std::time::Instant::now();

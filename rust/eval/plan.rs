@@ -50,21 +50,63 @@ impl PlanGame for State {
         <State as SearchGame>::determinize(self, rng)
     }
     fn codes_and_biases(&self, moves: &[Action], codes: &mut [u32], biases: &mut [f64]) {
-        let phase = match self.phase() {
-            Phase::Action => 0,
-            Phase::Complete => 1,
-            Phase::Place => 2,
-            _ => 3,
-        };
-        for (c, &m) in codes.iter_mut().zip(moves) {
-            *c = ((phase * IDS + (m.id() as usize).min(IDS - 1)) * CONCERNS + concern(self, m)) as u32;
-        }
-        let mut values = [None; crate::action::MAX_LEGAL];
-        let values = &mut values[..moves.len()];
-        heuristic::move_values_without_spirits(self, moves, &Weights::TUNED, values);
-        for (b, v) in biases.iter_mut().zip(values.iter()) {
-            *b = v.unwrap_or(f64::NEG_INFINITY);
-        }
+        codes_and_biases(self, &Weights::TUNED, moves, codes, biases);
+    }
+}
+
+/// Dragon Castle for the planner with another bias: the rollout policy's
+/// move values under `weights` instead of [`Weights::TUNED`] (for tuning the
+/// bias, `benches/tune_rollout.rs`). Plays, scores and codes as [`State`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WithBias {
+    /// The position.
+    pub state: State,
+    /// The weights whose move values are the bias.
+    pub weights: &'static Weights,
+}
+
+impl PlanGame for WithBias {
+    type Move = Action;
+    type Moves = ActionList;
+    const NUM_CODES: usize = <State as PlanGame>::NUM_CODES;
+
+    fn is_over(&self) -> bool {
+        State::is_over(&self.state)
+    }
+    fn legal_moves(&self, out: &mut ActionList) {
+        PlanGame::legal_moves(&self.state, out);
+    }
+    fn play(&mut self, m: Action) {
+        PlanGame::play(&mut self.state, m);
+    }
+    fn score(&self) -> f64 {
+        PlanGame::score(&self.state)
+    }
+    fn determinize(&self, rng: &mut SplitMix64) -> WithBias {
+        WithBias { state: PlanGame::determinize(&self.state, rng), weights: self.weights }
+    }
+    fn codes_and_biases(&self, moves: &[Action], codes: &mut [u32], biases: &mut [f64]) {
+        codes_and_biases(&self.state, self.weights, moves, codes, biases);
+    }
+}
+
+/// Each move's code (its phase, action id and the tile it concerns) and its
+/// bias (the rollout policy's value of it under `w`).
+fn codes_and_biases(s: &State, w: &Weights, moves: &[Action], codes: &mut [u32], biases: &mut [f64]) {
+    let phase = match s.phase() {
+        Phase::Action => 0,
+        Phase::Complete => 1,
+        Phase::Place => 2,
+        _ => 3,
+    };
+    for (c, &m) in codes.iter_mut().zip(moves) {
+        *c = ((phase * IDS + (m.id() as usize).min(IDS - 1)) * CONCERNS + concern(s, m)) as u32;
+    }
+    let mut values = [None; crate::action::MAX_LEGAL];
+    let values = &mut values[..moves.len()];
+    heuristic::move_values_without_spirits(s, moves, w, values);
+    for (b, v) in biases.iter_mut().zip(values.iter()) {
+        *b = v.unwrap_or(f64::NEG_INFINITY);
     }
 }
 
