@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The rating ladder published in docs/search.md ("The rating ladder"):
+"""The rating ladder published in docs/results.md ("The rating ladder"):
 
     python3 benches/ladder.py                  # about 3 hours on 2 cores
     python3 benches/ladder.py --plot docs/ladder.png

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Sibling-target self-play data (``docs/training.md``, "Sibling targets").
+"""Sibling-target self-play data (``docs/experiments/2026-12-01-sibling-targets.md``).
 
 Solo games by the rollout search (``MCTSAgent(iterations=400)``), in shards of
 100 games on one thread; every searched decision also records its root moves

@@ -146,7 +146,7 @@ def test_cli_arena_on_a_terminal_names_the_game_and_what_to_try_next(tmp_path, c
     steps = lines[8:]
     assert [s.split()[:2] for s in steps] == [["dragoncastle", "play"], ["dragoncastle", "solo"], ["dragoncastle", "serve"]]
     assert all(s.rstrip().endswith(")") for s in steps) and "seconds" in steps[0] and "90 s" in steps[1]
-    assert 'pip install "dragoncastle[web]"' in steps[2]
+    assert 'pip install ".[web]"' in steps[2]
     # Each command it suggests is one the parser accepts.
     for s in steps:
         cli.parser().parse_args(s.split("   ")[0].split()[1:])

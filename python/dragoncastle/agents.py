@@ -441,7 +441,7 @@ _TUNING = {"exploration", "reward", "rollout", "epsilon", "rollout_depth", "reus
 
 def from_spec(spec: str, seed: int | None = None) -> Any:
     """An agent from its text spec, as the command line and :func:`dragoncastle.arena` take them:
-    ``random``, ``greedy``, ``dragon``, ``mcts:iterations=2000,c=0.3`` (``docs/search.md``).
+    ``random``, ``greedy``, ``dragon``, ``mcts:iterations=2000,c=0.3`` (``docs/agents.md``).
 
     >>> from_spec("mcts:iterations=50,rollout=random")
     MCTSAgent(iterations=50, rollout='random')

@@ -367,7 +367,7 @@ def next_steps(record: str | None) -> list[str]:
                          "step through the recorded games in a browser (about a second)"))
     else:
         steps.append(("dragoncastle solo --games 1", "a solo game with the planner (about 90 s)"))
-    steps.append(("dragoncastle serve --open", 'play against the bots in the browser (pip install "dragoncastle[web]")'))
+    steps.append(("dragoncastle serve --open", 'play against the bots in the browser (pip install ".[web]")'))
     width = max(len(command) for command, _ in steps)
     return ["next:"] + [f"  {command:<{width}}   {what}" for command, what in steps]
 
@@ -456,7 +456,7 @@ def add_card_args(p: argparse.ArgumentParser) -> None:
 
 
 SPEC_HELP = ("Agents: random, greedy, dragon, human, mcts with parameters, e.g. "
-             "mcts:iterations=2000 or mcts:time=1,threads=2 (docs/search.md), or, solo only, the planner "
+             "mcts:iterations=2000 or mcts:time=1,threads=2 (docs/agents.md), or, solo only, the planner "
              "plan:time=1 (docs/plan.md).")
 
 
@@ -589,7 +589,7 @@ def parser() -> argparse.ArgumentParser:
     pb.set_defaults(func=cmd_bench)
     pv = command("serve", "a local web table: play against the bots in a browser (needs the web extra)",
                  "People play Dragon Castle against the bots, with hints from the search, undo, and saved games "
-                 "that 'dragoncastle replay' opens (docs/serve.md). Needs: pip install \"dragoncastle[web]\". "
+                 "that 'dragoncastle replay' opens (docs/serve.md). Needs: pip install \".[web]\". "
                  "Ctrl-C stops it.")
     pv.add_argument("--host", default="127.0.0.1", help="the address to listen on (default: %(default)s, this machine only)")
     pv.add_argument("--port", type=port_arg, default=8000, help="the port")

@@ -1,5 +1,5 @@
 """``dragoncastle serve``: a local web table where people play against the bots
-(``docs/serve.md``). Needs the ``web`` extra: ``pip install "dragoncastle[web]"``.
+(``docs/serve.md``). Needs the ``web`` extra: ``pip install ".[web]"``.
 
 :func:`app` returns the ASGI app (Starlette); ``dragoncastle serve`` runs it
 with uvicorn. The page at ``/`` plays; its JSON API under ``/api`` is for
@@ -40,7 +40,7 @@ try:
     from starlette.responses import HTMLResponse, JSONResponse, Response
     from starlette.routing import Route
 except ImportError as _missing:  # pragma: no cover - the extra is missing
-    raise ImportError('dragoncastle serve needs the web extra: pip install "dragoncastle[web]"') from _missing
+    raise ImportError('dragoncastle serve needs the web extra: pip install ".[web]"') from _missing
 
 __all__ = ["app", "MAX_GAMES", "MAX_BOT_SECONDS", "HUMAN"]
 
@@ -117,6 +117,8 @@ def _whole(value: Any, name: str, low: int, high: int) -> int:
 def _cards(value: Any, name: str) -> Any:
     if value is None or isinstance(value, list) and all(isinstance(v, str) for v in value):
         return value
+    if isinstance(value, list):
+        raise TableError(422, f"{name} is a count from 0 to 10 or a list of card names; got {value!r}")
     return _whole(value, name, 0, 10)
 
 
@@ -380,7 +382,8 @@ def app() -> Starlette:
     tables = Tables()
 
     # The form offers the cards by name: the engine's own lists, written into the page.
-    cards = json.dumps({"spirits": list(_core.SPIRITS), "dragons": list(_core.DRAGONS)})
+    # Inside a <script>, a "<" could close it; JSON reads "\u003c" as the same character.
+    cards = json.dumps({"spirits": list(_core.SPIRITS), "dragons": list(_core.DRAGONS)}).replace("<", "\\u003c")
     html = resources.files(__package__).joinpath("serve.html").read_text(encoding="utf-8").replace("__CARDS__", cards)
 
     def page(request: Request) -> Response:

@@ -12,8 +12,8 @@
 //! per-byte rows cannot make: its groups by type and size, the biggest group
 //! one more tile would make by joining groups (a set is forced at 4 tiles, so
 //! big sets are small groups joined at once), and its Shrines by the value
-//! their stacks give them (R-SHRINE-2). Measured on the sibling targets of
-//! `docs/training.md`, they take the held-out centred correlation of a value
+//! their stacks give them (R-SHRINE-2). Measured on the sibling targets
+//! (`docs/experiments/2026-12-01-realm-features.md`), they take the held-out centred correlation of a value
 //! head from 0.28 to 0.43 (500 games).
 //!
 //! The table is the one fact both the Rust inference and the Python trainer

@@ -97,7 +97,7 @@ const WIN_TEMPERATURE: f64 = 3.0;
 
 /// The exploration constant that suits a reward: utilities in solo and margin
 /// games differ by hundredths between moves, so they want a small constant
-/// (`docs/search.md` has the calibration behind these numbers).
+/// (`docs/experiments/2026-11-30-search-tuning.md` has the calibration behind these numbers).
 pub fn default_exploration(solo: bool, reward: Reward) -> f64 {
     match (solo, reward) {
         (true, _) | (false, Reward::Margin) => 0.05,

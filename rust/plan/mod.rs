@@ -366,6 +366,8 @@ fn softmax(policy: &[f32], codes: &[u32], biases: &[f64], out: &mut [f64]) {
 /// exponent bits.
 #[inline]
 fn exp_to_zero(x: f64) -> f64 {
+    // A NaN logit is a bug upstream (a bias or a weight gone wrong): `max` below would hide it.
+    debug_assert!(!x.is_nan(), "a NaN logit");
     // Below this, e^x is subnormal or 0 and counts as 0.
     const LOW: f64 = -708.0;
     let clamped = x.max(LOW);
