@@ -10,11 +10,19 @@
 //! core per game); run one process per core for two agents side by side.
 //! With `cards`, each game is the standard solo game: one Spirit and one
 //! Dragon drawn from its seed, the −15 variant applied (R-SOLO-1).
+//! With `BIAS=g1,g2,...` (the 11 weights of `agents::heuristic::Weights` as
+//! text) a `plan` spec plays with its bias under those weights instead of the
+//! tuned ones, by the same decision seeds (so `BIAS` set to the tuned weights
+//! plays the spec's own games); each line then records `bias`.
 
 use std::io::{BufRead, Write};
 use std::sync::atomic::AtomicBool;
 
+use _core::agents::heuristic::Weights;
+use _core::agents::spec::{decision_rng, AgentSpec};
 use _core::arena::{play_game, Agent};
+use _core::eval::plan::WithBias;
+use _core::plan::pimc::{self, Memory};
 use _core::cards::Cards;
 use _core::Setup;
 
@@ -33,13 +41,15 @@ fn main() {
                 .lines()
                 .map_while(Result::ok)
                 .filter_map(|l| serde_json::from_str::<serde_json::Value>(&l).ok())
-                .filter(|v| v["spec"] == spec.as_str() && v["cards"] == cards)
+                .filter(|v| v["spec"] == spec.as_str() && v["cards"] == cards && v["bias"].is_null())
                 .filter_map(|v| v["seed"].as_u64())
                 .collect()
         })
         .unwrap_or_default();
+    let bias: Option<&'static Weights> =
+        std::env::var("BIAS").ok().map(|t| &*Box::leak(Box::new(t.parse::<Weights>().unwrap_or_else(|e| panic!("BIAS: {e}")))));
     let stop = AtomicBool::new(false);
-    for seed in (from..to).filter(|s| !done.contains(s)) {
+    for seed in (from..to).filter(|s| !done.contains(s) && bias.is_none()) {
         let mut setup = Setup::new(1, seed);
         if cards {
             setup = setup.with_cards(Cards::Draw(1), Cards::Draw(1));
@@ -53,4 +63,40 @@ fn main() {
         writeln!(f, "{line}").expect("cannot write the output");
         eprintln!("{spec} seed {seed}: {} ({:.1} s)", g.scores[0], g.seconds[0]);
     }
+    if let Some(w) = bias {
+        let AgentSpec::Plan(config) = AgentSpec::parse(spec).unwrap_or_else(|e| panic!("{e}")) else { panic!("BIAS needs a plan spec") };
+        let done = done_with_bias(out, spec, w);
+        for seed in (from..to).filter(|s| !done.contains(s)) {
+            let mut s = Setup::new(1, seed).state().expect("a solo deal");
+            s.never_activate();
+            let mut memory = Memory::default();
+            let (started, mut decisions) = (std::time::Instant::now(), 0u32);
+            while !s.is_over() {
+                // The seed rule of `arena::play_game` for seat 0 (`plan_action`).
+                let mut rng = decision_rng(seed, 0, decisions);
+                let d = pimc::decide(&WithBias { state: s, weights: w }, &config, rng.next_u64(), &mut memory, None);
+                s.apply_unchecked(d.best.expect("a move while the game runs"));
+                decisions += 1;
+            }
+            let line = serde_json::json!({
+                "spec": spec, "seed": seed, "cards": false, "score": s.score(0), "bias": w.to_string(),
+                "decisions": decisions, "seconds": started.elapsed().as_secs_f64(),
+            });
+            let mut f = std::fs::OpenOptions::new().create(true).append(true).open(out).expect("cannot open the output");
+            writeln!(f, "{line}").expect("cannot write the output");
+            eprintln!("{spec} bias {w} seed {seed}: {}", s.score(0));
+        }
+    }
+}
+
+/// Deals already in `out` for `spec` with the bias `w`.
+fn done_with_bias(out: &str, spec: &str, w: &Weights) -> std::collections::HashSet<u64> {
+    let Ok(f) = std::fs::File::open(out) else { return Default::default() };
+    std::io::BufReader::new(f)
+        .lines()
+        .map_while(Result::ok)
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(&l).ok())
+        .filter(|v| v["spec"] == spec && v["bias"] == w.to_string().as_str())
+        .filter_map(|v| v["seed"].as_u64())
+        .collect()
 }

@@ -143,26 +143,11 @@ fn plan_scores(w: &Weights, shape: &str, first: u64, games: u64, threads: usize)
 }
 
 fn parse_weights(text: &str) -> Weights {
-    let v: Vec<f64> = text.split(',').map(|x| x.trim().parse().expect("a number")).collect();
-    assert_eq!(v.len(), 11, "11 weights: g1,g2,g3,pool,cap,match,new,height,free,summon,discard");
-    Weights {
-        group: [v[0], v[1], v[2]],
-        pool: v[3],
-        pool_cap: v[4] as u8,
-        held_match: v[5],
-        held_new: v[6],
-        height: v[7],
-        free: v[8],
-        summon: v[9],
-        discard: v[10],
-    }
+    text.parse().unwrap_or_else(|e| panic!("WEIGHTS: {e}"))
 }
 
 fn show(w: &Weights) -> String {
-    format!(
-        "{},{},{},{},{},{},{},{},{},{},{}",
-        w.group[0], w.group[1], w.group[2], w.pool, w.pool_cap, w.held_match, w.held_new, w.height, w.free, w.summon, w.discard
-    )
+    w.to_string()
 }
 
 /// MODE=sweep: the default search (today's `mcts` defaults, ITERATIONS per

@@ -43,6 +43,40 @@ impl Weights {
         Weights { group: [-0.3, 1.2, 1.5], pool: 1.8, pool_cap: 1, held_match: 2.0, held_new: 0.1, height: 0.0, free: 0.0, summon: 0.0, discard: 0.0 };
 }
 
+/// Weights as text, in the order of their fields: `g1,g2,g3,pool,cap,match,new,height,free,summon,discard`
+/// (the tuning benches read and write them so).
+///
+/// ```
+/// use _core::agents::heuristic::Weights;
+/// let w: Weights = Weights::TUNED.to_string().parse().unwrap();
+/// assert_eq!(w, Weights::TUNED);
+/// assert!("1,2".parse::<Weights>().is_err());
+/// ```
+impl std::fmt::Display for Weights {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let w = self;
+        write!(
+            f,
+            "{},{},{},{},{},{},{},{},{},{},{}",
+            w.group[0], w.group[1], w.group[2], w.pool, w.pool_cap, w.held_match, w.held_new, w.height, w.free, w.summon, w.discard
+        )
+    }
+}
+
+impl std::str::FromStr for Weights {
+    type Err = String;
+    fn from_str(text: &str) -> Result<Weights, String> {
+        let v: Vec<f64> = text.split(',').map(|x| x.trim().parse::<f64>().map_err(|_| format!("not a number: {x:?}"))).collect::<Result<_, _>>()?;
+        let [g1, g2, g3, pool, cap, held_match, held_new, height, free, summon, discard] = v[..] else {
+            return Err(format!("11 weights: g1,g2,g3,pool,cap,match,new,height,free,summon,discard; got {}", v.len()));
+        };
+        if !(0.0..=255.0).contains(&cap) || cap.fract() != 0.0 {
+            return Err(format!("the Shrine cap is a whole number from 0 to 255; got {cap}"));
+        }
+        Ok(Weights { group: [g1, g2, g3], pool, pool_cap: cap as u8, held_match, held_new, height, free, summon, discard })
+    }
+}
+
 /// The value of the position for `seat` under `w`.
 pub fn value(s: &State, seat: usize, w: &Weights) -> f64 {
     let mut v = base_value(s, seat, w);
