@@ -35,68 +35,65 @@ fn main() {
     let cards = rest.first().is_some_and(|a| a == "cards");
     let agent = Agent::parse(spec).unwrap_or_else(|e| panic!("{e}"));
     let (from, to): (u64, u64) = (from.parse().unwrap(), to.parse().unwrap());
-    let done: std::collections::HashSet<u64> = std::fs::File::open(out)
-        .map(|f| {
-            std::io::BufReader::new(f)
-                .lines()
-                .map_while(Result::ok)
-                .filter_map(|l| serde_json::from_str::<serde_json::Value>(&l).ok())
-                .filter(|v| v["spec"] == spec.as_str() && v["cards"] == cards && v["bias"].is_null())
-                .filter_map(|v| v["seed"].as_u64())
-                .collect()
-        })
-        .unwrap_or_default();
     let bias: Option<&'static Weights> =
         std::env::var("BIAS").ok().map(|t| &*Box::leak(Box::new(t.parse::<Weights>().unwrap_or_else(|e| panic!("BIAS: {e}")))));
+    let plan = match (bias, AgentSpec::parse(spec)) {
+        (Some(_), Ok(AgentSpec::Plan(config))) => Some(config),
+        (Some(_), _) => panic!("BIAS needs a plan spec"),
+        (None, _) => None,
+    };
+    let bias_text = bias.map(|w| w.to_string());
+    let done = done(out, spec, cards, bias_text.as_deref());
     let stop = AtomicBool::new(false);
-    for seed in (from..to).filter(|s| !done.contains(s) && bias.is_none()) {
+    for seed in (from..to).filter(|s| !done.contains(s)) {
         let mut setup = Setup::new(1, seed);
         if cards {
             setup = setup.with_cards(Cards::Draw(1), Cards::Draw(1));
         }
-        let g = play_game(std::slice::from_ref(&agent), &setup, &stop).unwrap_or_else(|e| panic!("{spec}: {}", e.0));
-        let line = serde_json::json!({
-            "spec": spec, "seed": seed, "cards": cards, "score": g.scores[0],
-            "decisions": g.decisions[0], "seconds": g.seconds[0],
+        let (score, decisions, seconds) = match (bias, &plan) {
+            (Some(w), Some(config)) => play_with_bias(&setup, config, w),
+            _ => {
+                let g = play_game(std::slice::from_ref(&agent), &setup, &stop).unwrap_or_else(|e| panic!("{spec}: {}", e.0));
+                (g.scores[0], g.decisions[0], g.seconds[0])
+            }
+        };
+        let mut line = serde_json::json!({
+            "spec": spec, "seed": seed, "cards": cards, "score": score, "decisions": decisions, "seconds": seconds,
         });
+        if let Some(b) = &bias_text {
+            line["bias"] = b.as_str().into();
+        }
         let mut f = std::fs::OpenOptions::new().create(true).append(true).open(out).expect("cannot open the output");
         writeln!(f, "{line}").expect("cannot write the output");
-        eprintln!("{spec} seed {seed}: {} ({:.1} s)", g.scores[0], g.seconds[0]);
-    }
-    if let Some(w) = bias {
-        let AgentSpec::Plan(config) = AgentSpec::parse(spec).unwrap_or_else(|e| panic!("{e}")) else { panic!("BIAS needs a plan spec") };
-        let done = done_with_bias(out, spec, w);
-        for seed in (from..to).filter(|s| !done.contains(s)) {
-            let mut s = Setup::new(1, seed).state().expect("a solo deal");
-            s.never_activate();
-            let mut memory = Memory::default();
-            let (started, mut decisions) = (std::time::Instant::now(), 0u32);
-            while !s.is_over() {
-                // The seed rule of `arena::play_game` for seat 0 (`plan_action`).
-                let mut rng = decision_rng(seed, 0, decisions);
-                let d = pimc::decide(&WithBias { state: s, weights: w }, &config, rng.next_u64(), &mut memory, None);
-                s.apply_unchecked(d.best.expect("a move while the game runs"));
-                decisions += 1;
-            }
-            let line = serde_json::json!({
-                "spec": spec, "seed": seed, "cards": false, "score": s.score(0), "bias": w.to_string(),
-                "decisions": decisions, "seconds": started.elapsed().as_secs_f64(),
-            });
-            let mut f = std::fs::OpenOptions::new().create(true).append(true).open(out).expect("cannot open the output");
-            writeln!(f, "{line}").expect("cannot write the output");
-            eprintln!("{spec} bias {w} seed {seed}: {}", s.score(0));
-        }
+        eprintln!("{spec} seed {seed}: {score} ({seconds:.1} s)");
     }
 }
 
-/// Deals already in `out` for `spec` with the bias `w`.
-fn done_with_bias(out: &str, spec: &str, w: &Weights) -> std::collections::HashSet<u64> {
+/// Deals already in `out` for `spec`, `cards` and the bias (`None`: the spec's own).
+fn done(out: &str, spec: &str, cards: bool, bias: Option<&str>) -> std::collections::HashSet<u64> {
     let Ok(f) = std::fs::File::open(out) else { return Default::default() };
+    let bias: serde_json::Value = bias.into();
     std::io::BufReader::new(f)
         .lines()
         .map_while(Result::ok)
         .filter_map(|l| serde_json::from_str::<serde_json::Value>(&l).ok())
-        .filter(|v| v["spec"] == spec && v["bias"] == w.to_string().as_str())
+        .filter(|v| v["spec"] == spec && v["cards"] == cards && v["bias"] == bias)
         .filter_map(|v| v["seed"].as_u64())
         .collect()
+}
+
+/// One game of the planner with its bias under `w`, by the decision seeds of
+/// `arena::play_game` for seat 0: (score, decisions, seconds).
+fn play_with_bias(setup: &Setup, config: &pimc::Config, w: &'static Weights) -> (i32, u32, f64) {
+    let mut s = setup.state().expect("a solo deal");
+    s.never_activate();
+    let mut memory = Memory::default();
+    let (started, mut decisions) = (std::time::Instant::now(), 0u32);
+    while !s.is_over() {
+        let mut rng = decision_rng(setup.seed, 0, decisions);
+        let d = pimc::decide(&WithBias { state: s, weights: w }, config, rng.next_u64(), &mut memory, None);
+        s.apply_unchecked(d.best.expect("a move while the game runs"));
+        decisions += 1;
+    }
+    (s.score(0), decisions, started.elapsed().as_secs_f64())
 }

@@ -146,10 +146,6 @@ fn parse_weights(text: &str) -> Weights {
     text.parse().unwrap_or_else(|e| panic!("WEIGHTS: {e}"))
 }
 
-fn show(w: &Weights) -> String {
-    w.to_string()
-}
-
 /// MODE=sweep: the default search (today's `mcts` defaults, ITERATIONS per
 /// decision; 0: the rollout policy alone) with the incumbent weights
 /// (WEIGHTS, default the tuned ones) and with each neighbour (every weight up and down by STEP, every other Shrine
@@ -181,7 +177,7 @@ fn sweep() {
     let base = solo_scores(&w, first, games, iterations, threads);
     let mean = |v: &[u32]| v.iter().map(|&x| x as f64).sum::<f64>() / v.len() as f64;
     let judge = std::env::var("PLAN").map_or_else(|_| format!("{iterations} iterations"), |p| format!("planner {p}"));
-    println!("incumbent {} mean {:.3} ({games} deals from {first}, {judge}, {:.0} s)", show(&w), mean(&base), t0.elapsed().as_secs_f64());
+    println!("incumbent {} mean {:.3} ({games} deals from {first}, {judge}, {:.0} s)", w, mean(&base), t0.elapsed().as_secs_f64());
     println!("scores {}", base.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(","));
     for c in candidates {
         let t = std::time::Instant::now();
@@ -195,7 +191,7 @@ fn sweep() {
         println!("scores {}", s.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(","));
         println!(
             "candidate {} mean {:.3} diff {:+.3} se {:.3} better {better} worse {worse} ({:.0} s)",
-            show(&c),
+            c,
             mean(&s),
             md,
             se,
