@@ -97,6 +97,16 @@ class ArenaResult:
         n = max(len(self.games), 1)
         return [a["wins"] / n for a in self._per_agent()]
 
+    def win_intervals(self) -> list[tuple[float, float]]:
+        """Per agent: the 95% Wilson interval of its win rate (as :meth:`table` prints it).
+
+        >>> r = arena(["greedy", "random"], 4, seed=0)
+        >>> all(lo <= rate <= hi for (lo, hi), rate in zip(r.win_intervals(), r.win_rates()))
+        True
+        """
+        n = len(self.games)
+        return [wilson(a["wins"], n) for a in self._per_agent()]
+
     def mean_scores(self) -> list[float]:
         """Per agent: the mean final score over the games."""
         n = max(len(self.games), 1)
@@ -130,6 +140,7 @@ class ArenaResult:
         if not timing:
             lines[1] = lines[1][:-11]
         per = self._per_agent()
+        intervals = self.win_intervals()
         for i, name in enumerate(self.agents):
             per_move = f" {_per_move(self.seconds_per_move()[i]):>10}" if timing else ""
             if self.players == 1:
@@ -138,7 +149,7 @@ class ArenaResult:
                 sd = statistics.stdev(scores) if n > 1 else 0.0
                 lines.append(f"{name:<28} {mean:>11.2f} {sd:>6.2f}{per_move}")
                 continue
-            lo, hi = wilson(per[i]["wins"], n)
+            lo, hi = intervals[i]
             rate = per[i]["wins"] / max(n, 1)
             lines.append(f"{name:<28} {rate:>9.3f} {f'[{lo:.3f}, {hi:.3f}]':>17} {per[i]['score'] / max(n, 1):>11.2f}{per_move}")
         return "\n".join(lines)

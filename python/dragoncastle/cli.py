@@ -26,7 +26,7 @@ from typing import Any, Sequence
 
 from . import __version__, _core
 from .agents import ORACLE, SOLO_DEFAULT, from_spec
-from .arena import ArenaResult, arena, wilson
+from .arena import ArenaResult, arena
 from .play import play
 
 
@@ -345,7 +345,7 @@ def arena_verdict(result: ArenaResult) -> str | None:
     rates = result.win_rates()
     best = max(range(len(rates)), key=rates.__getitem__)
     wins = round(rates[best] * n, 2)
-    lo, hi = wilson(wins, n)
+    lo, hi = result.win_intervals()[best]
     even = 1 / result.players
     said = f"{result.agents[best]} won {wins:g} of {n} games (95% interval {lo:.3f}-{hi:.3f}"
     if lo > even:
