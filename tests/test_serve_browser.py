@@ -174,6 +174,16 @@ def test_two_players_against_greedy_with_a_hint_an_undo_and_a_saved_game(browser
     browser.find_element(By.ID, "hinttime").send_keys("0.1")
     browser.find_element(By.ID, "hint").click()
     WebDriverWait(browser, 20).until(lambda d: "The search plays" in d.find_element(By.ID, "hintout").text)
+    # The hinted move is marked where it is clicked: the place that offers it, and its button.
+    hinted = browser.find_element(By.ID, "hintout").text.split("The search plays ")[1].split(" (")[0]
+    move = next(m for m in state(browser)["legal"] if m["text"] == hinted)
+    marked = browser.find_elements(By.CSS_SELECTOR, "#board g.hinted")
+    if move["target"]:
+        assert len(marked) == 1 and str(move["id"]) in marked[0].get_attribute("data-moves").split()
+    else:
+        assert marked == []
+    buttons = browser.find_elements(By.CSS_SELECTOR, "button.hinted")
+    assert buttons and all(b.get_attribute("data-id") == str(move["id"]) for b in buttons)
     before = state(browser)
     rng, checks = random.Random(9), {"dead": 0, "cancelled": False, "chosen": 0, "board": 0}
     click_a_move(browser, rng, checks)
