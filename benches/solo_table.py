@@ -15,14 +15,17 @@ from collections import defaultdict
 
 
 def load(paths: list[str], cards: bool, seeds: range | None) -> dict[str, dict[int, int]]:
-    """Spec -> deal seed -> score (a deal played twice keeps its first line)."""
+    """Spec (with ``bias=W`` for games with other bias weights) -> deal seed
+    -> score (a deal played twice keeps its first line)."""
     out: dict[str, dict[int, int]] = defaultdict(dict)
     for path in paths:
         with open(path) as f:
             for line in f:
                 r = json.loads(line)
                 if r["cards"] == cards and (seeds is None or r["seed"] in seeds):
-                    out[r["spec"]].setdefault(r["seed"], r["score"])
+                    # A game played with other bias weights (`BIAS=`) is not the spec's own.
+                    name = r["spec"] + (f" bias={r['bias']}" if "bias" in r else "")
+                    out[name].setdefault(r["seed"], r["score"])
     return out
 
 

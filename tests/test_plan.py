@@ -111,6 +111,43 @@ def test_the_planner_beats_greedy_solo():
         assert p["scores"][0] > q["scores"][0]
 
 
+#: The follow mode with a playout budget: reproducible, and about a second a solo game.
+FOLLOW = "plan:playouts=400,level=2,iterations=5,aggregate=follow,warm=true"
+
+
+def test_follow_shares_one_policy_over_the_determinizations_and_carries_it():
+    """``aggregate=follow``: each search on a determinization of its own, the
+    action the first of most of their plans; the policy goes on to the next
+    decision with ``warm``, and ``reset`` forgets it; the same hidden-tile
+    control as the default (R-CASTLE-1)."""
+    g = dc.Game(players=1, seed=6)
+    agent = from_spec(FOLLOW, seed=2)
+    first = agent.plan(g)
+    assert first.determinizations > 1 and first.playouts >= 400 and first.plan == [first.action]
+    # Every search's plan counts for its first action: votes are determinizations.
+    assert sum(first.votes.values()) == sum(first.tried.values()) == first.determinizations
+    assert first.votes[first.action] == max(first.votes.values())
+    assert results(first) == results(from_spec(FOLLOW, seed=2).plan(g))
+    d = g.determinize(99)
+    assert d != g and d.observation(0) == g.observation(0)
+    assert results(from_spec(FOLLOW, seed=2).plan(d)) == results(first)
+    g.apply(first.action)
+    while len(g.legal_actions()) < 2:
+        g.apply(g.legal_actions()[0])
+    second = agent.plan(g)
+    agent.reset()
+    assert results(agent.plan(g)) != results(second)
+    # It plans on one thread, and carries a policy, not a plan.
+    for bad, reason in [(",threads=2", "plans on one thread"), (",keep=true", "keep and prune do not apply"),
+                        (",prune=true", "keep and prune do not apply")]:
+        with pytest.raises(ValueError, match=reason):
+            from_spec(FOLLOW + bad)
+    # A whole game in the runners, the same seeded game in each.
+    arena = dc.arena([FOLLOW], 1, seed=3)
+    scores, _, _ = dc.playouts(FOLLOW, 1, players=1, seed=3, threads=1)
+    assert scores[0, 0] == arena.games[0]["scores"][0] > 0
+
+
 def test_the_kept_plan_is_followed_and_reset_forgets_it():
     """With ``keep``, the second decision of a game begins from the first's plan."""
     g = dc.Game(players=1, seed=2)

@@ -9,7 +9,7 @@ from typing import Any
 from . import _core
 
 #: The strongest measured solo agent, the default of ``dragoncastle solo`` (``docs/plan.md``).
-SOLO_DEFAULT = "plan:time=1,iterations=30,keep=true"
+SOLO_DEFAULT = "plan:time=1,level=2,iterations=30,aggregate=follow,warm=true"
 #: The oracle of ``dragoncastle solo --oracle``: the planner on the true deal (``docs/plan.md``).
 ORACLE = "plan:oracle=true,level=3,time=20"
 
@@ -335,7 +335,11 @@ class PlanResult:
     after it), ``values`` (the mean over them of the best score the search
     reached), ``votes`` (determinizations where it reached the best score of
     all actions) and ``best`` (the best score reached anywhere). ``plan`` is
-    the best sequence found after the chosen action, the action first.
+    the best sequence found after the chosen action, the action first. With
+    ``aggregate="follow"`` no search runs after an action: ``tried`` and
+    ``votes`` both count the determinizations whose plan began with it,
+    ``values`` and ``best`` are those plans' mean and best scores, and
+    ``plan`` is the action alone.
     """
 
     action: _core.Action
@@ -367,7 +371,10 @@ class PlannerAgent:
     and ``iterations`` (the nested search after each action: ``iterations **
     level`` playouts), ``alpha`` (adaptation step), ``temperature`` (the
     bias's; ``float("inf")`` for plain NRPA), ``aggregate`` (``"mean"``,
-    ``"vote"`` or ``"best"``), ``warm`` (start each decision's searches from
+    ``"vote"``, ``"best"``, or ``"follow"``: no search after each action, but
+    one policy shared by the determinizations, each search on its own
+    determinization and the action the first of most of their plans; on one
+    thread, without ``keep`` or ``prune``), ``warm`` (start each decision's searches from
     the policy of the last decision's plan), ``keep`` (begin each search with
     the plan kept from the last decision when it is legal there), ``prune``
     (successive halving: after rounds of 1, 1, 2, 4, ... determinizations only

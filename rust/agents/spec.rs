@@ -611,20 +611,22 @@ mod round_trip {
     fn plan() -> impl Strategy<Value = AgentSpec> {
         let budget = (prop::option::of(prop::sample::select(vec![0.1, 1.0, 3.0])), prop::option::of(1u64..10_000_000), 1usize..9);
         let shape = (1u32..4, 1u32..200, prop::sample::select(vec![0.5, 1.0]), prop::sample::select(vec![0.1, 0.25, f64::INFINITY]));
-        let flags = (0usize..3, any::<bool>(), any::<bool>(), any::<bool>(), any::<bool>());
+        let flags = (0usize..4, any::<bool>(), any::<bool>(), any::<bool>(), any::<bool>());
         (budget, shape, flags).prop_map(|((time, playouts, threads), (level, iterations, alpha, temperature), (agg, warm, keep, prune, oracle))| {
             let time = if time.is_none() && playouts.is_none() { PLAN_DEFAULT.time_limit } else { time };
-            let aggregate = [pimc::Aggregate::Mean, pimc::Aggregate::Vote, pimc::Aggregate::Best][agg];
+            let aggregate = [pimc::Aggregate::Mean, pimc::Aggregate::Vote, pimc::Aggregate::Best, pimc::Aggregate::Follow][agg];
+            let follow = aggregate == pimc::Aggregate::Follow;
             AgentSpec::Plan(pimc::Config {
                 nested: Nested { level, iterations, alpha, temperature },
                 playouts,
                 time_limit: time,
-                threads,
+                // Follow: one thread, no kept plan, no pruning (`Config::check`).
+                threads: if follow { 1 } else { threads },
                 aggregate,
                 warm,
-                keep,
+                keep: keep && !follow,
                 determinize: !oracle,
-                prune,
+                prune: prune && !follow,
             })
         })
     }

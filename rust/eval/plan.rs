@@ -200,6 +200,13 @@ mod tests {
                 let db = pimc::decide(&twin, &cfg(true), 11, &mut Memory::default(), None);
                 assert_eq!((da.best, &da.root, &da.plan), (db.best, &db.root, &db.plan));
                 assert!(da.root.iter().filter(|r| r.tried > 0).count() > 1);
+                // One policy over the determinizations, carried to the next decision: the same too.
+                let follow = pimc::Config { aggregate: Aggregate::Follow, warm: true, ..cfg(true) };
+                let (mut ma, mut mb) = (Memory::default(), Memory::default());
+                let fa = pimc::decide(&s, &follow, 11, &mut ma, None);
+                let fb = pimc::decide(&twin, &follow, 11, &mut mb, None);
+                assert_eq!((fa.best, &fa.root, &ma.policy), (fb.best, &fb.root, &mb.policy));
+                assert!(fa.determinizations > 1 && ma.policy.is_some());
                 let oa = pimc::decide(&s, &cfg(false), 11, &mut Memory::default(), None);
                 let ob = pimc::decide(&twin, &cfg(false), 11, &mut Memory::default(), None);
                 assert_ne!(oa.root, ob.root);

@@ -2,7 +2,9 @@
 //! draws determinizations of the position one after another and, in each,
 //! runs one nested search ([`Planner::search`]) after each legal move, so
 //! that every move gets the same effort on the same deal; then it combines
-//! the scores each move's searches reached.
+//! the scores each move's searches reached. [`Aggregate::Follow`] decides
+//! otherwise: one search after another from the position, each on its own
+//! determinization, all sharing one policy (see `follow`).
 //!
 //! Determinization `d` of a decision draws from its own stream of the
 //! decision's seed, and the results are combined in determinization order,
@@ -11,7 +13,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use super::{replay, Budget, Nested, PlanGame, Planner, Sequence};
+use super::{adapt, replay, Budget, Nested, PlanGame, Planner, Sequence};
 use crate::rng::SplitMix64;
 // The search's bounds on time and threads hold for every agent.
 use crate::search::{MAX_THREADS, MAX_TIME_LIMIT};
@@ -28,16 +30,24 @@ pub enum Aggregate {
     /// The move whose search reached the best score anywhere (for the true
     /// deal, where every "determinization" is the same deal).
     Best,
+    /// No moves searched apart: nested searches from the position one after
+    /// another, each (with hidden tiles) on a determinization of its own,
+    /// all starting from one shared policy, which adapts toward a search's
+    /// plan when it scores at least the mean so far. The move is the first
+    /// of most plans; with `warm` the policy goes on to the next decision
+    /// (`follow`).
+    Follow,
 }
 
 impl Aggregate {
-    /// `mean`, `vote` or `best`.
+    /// `mean`, `vote`, `best` or `follow`.
     pub fn parse(text: &str) -> Result<Aggregate, String> {
         match text {
             "mean" => Ok(Aggregate::Mean),
             "vote" => Ok(Aggregate::Vote),
             "best" => Ok(Aggregate::Best),
-            _ => Err(format!("aggregate is 'mean', 'vote' or 'best'; got {text:?}")),
+            "follow" => Ok(Aggregate::Follow),
+            _ => Err(format!("aggregate is 'mean', 'vote', 'best' or 'follow'; got {text:?}")),
         }
     }
     /// The name [`Aggregate::parse`] takes.
@@ -46,6 +56,7 @@ impl Aggregate {
             Aggregate::Mean => "mean",
             Aggregate::Vote => "vote",
             Aggregate::Best => "best",
+            Aggregate::Follow => "follow",
         }
     }
 }
@@ -59,7 +70,10 @@ pub struct Config {
     /// Playouts per decision in all; `None`: only the time limit counts.
     /// Each determinization gets a whole search per move still in play, so a
     /// decision with `n` legal moves and no pruning runs
-    /// `ceil(playouts / (n * nested.playouts()))` of them.
+    /// `ceil(playouts / (n * nested.playouts()))` of them. With
+    /// [`Aggregate::Follow`], searches from the position run until the budget
+    /// is spent, and the last one, which the budget may cut short, counts
+    /// like the others (it found a real plan, only a shorter search's).
     pub playouts: Option<u64>,
     /// Seconds of wall-clock time per decision; `None`: only the playouts count.
     pub time_limit: Option<f64>,
@@ -75,7 +89,8 @@ pub struct Config {
     pub keep: bool,
     /// Plan on determinizations (true) or on the position as given, hidden
     /// information included (false, the oracle: analysis only, it reads what
-    /// a player cannot see; it makes one plan and follows it, see `oracle`).
+    /// a player cannot see; it makes one plan and follows it, see `oracle`;
+    /// with [`Aggregate::Follow`] it plans again at every decision).
     pub determinize: bool,
     /// Successive halving over the moves: after rounds of 1, 1, 2, 4, ...
     /// determinizations, only the better half of the moves (at least two) is
@@ -101,6 +116,16 @@ impl Config {
         if !(1..=MAX_THREADS).contains(&self.threads) {
             return Err(format!("threads must be in 1..={MAX_THREADS}; got {}", self.threads));
         }
+        if self.aggregate == Aggregate::Follow {
+            // Each search starts from the policy the one before it left.
+            if self.threads > 1 {
+                return Err(format!("aggregate=follow plans on one thread; got threads={}", self.threads));
+            }
+            // It compares no moves after searches of their own, and a plan is one determinization's.
+            if self.keep || self.prune {
+                return Err("aggregate=follow carries a policy, not a plan, and searches no move apart: keep and prune do not apply".into());
+            }
+        }
         Ok(())
     }
 }
@@ -108,7 +133,8 @@ impl Config {
 /// What a planner carries from one decision to the next of the same game.
 #[derive(Clone, Debug)]
 pub struct Memory<M> {
-    /// The policy the chosen plan was found with ([`Config::warm`]).
+    /// The policy the chosen plan was found with; with [`Aggregate::Follow`],
+    /// the shared policy as the decision left it ([`Config::warm`]).
     pub policy: Option<Vec<f32>>,
     /// The chosen plan's moves after the chosen one ([`Config::keep`]).
     pub plan: Vec<M>,
@@ -193,6 +219,11 @@ pub fn decide<G: PlanGame>(root: &G, cfg: &Config, seed: u64, memory: &mut Memor
         _ => {}
     }
     let deadline = cfg.time_limit.map(|t| started + Duration::from_secs_f64(t));
+    if cfg.aggregate == Aggregate::Follow {
+        follow(root, &legal, cfg, seed, memory, deadline, stop, &mut out);
+        out.seconds = started.elapsed().as_secs_f64();
+        return out;
+    }
     if !cfg.determinize {
         oracle(root, &legal, cfg, seed, memory, deadline, stop, &mut out);
         out.seconds = started.elapsed().as_secs_f64();
@@ -327,6 +358,72 @@ fn oracle<G: PlanGame>(
     memory.plan = out.plan[1..].to_vec();
 }
 
+/// [`Aggregate::Follow`]'s decision: one policy for all the searches.
+/// Each nested search runs on a determinization of its own (the true
+/// position for the oracle), starting from that policy, which then adapts
+/// toward the plan the search found when it scores at least the mean of the
+/// plans so far. Not toward the best plan, as a nested level does: scores
+/// on different deals do not compare, and not toward every plan either: a
+/// move common to many plans (discarding) then takes over whatever the
+/// scores say. The move chosen is the first of most plans (ties: their
+/// mean); with `warm` the policy goes on to the next decision. Its searches
+/// follow one another, so it runs on one thread.
+#[allow(clippy::too_many_arguments)]
+fn follow<G: PlanGame>(
+    root: &G,
+    legal: &[G::Move],
+    cfg: &Config,
+    seed: u64,
+    memory: &mut Memory<G::Move>,
+    deadline: Option<Instant>,
+    stop: Option<&AtomicBool>,
+    out: &mut Decision<G::Move>,
+) {
+    let mut planner: Planner<G> = Planner::new(cfg.nested);
+    let mut policy = memory.policy.take().filter(|_| cfg.warm).unwrap_or_else(|| vec![0.0; G::NUM_CODES]);
+    let budget = Budget { playouts: cfg.playouts, deadline, stop };
+    let mut root_moves: Vec<RootMove<G::Move>> =
+        legal.iter().map(|&action| RootMove { action, tried: 0, mean: 0.0, votes: 0, best: f64::NEG_INFINITY }).collect();
+    let mut scratch = Vec::new();
+    for k in 0.. {
+        if k > 0 && budget.spent(planner.playouts) {
+            break;
+        }
+        let mut rng = SplitMix64::stream(seed, DET + k);
+        let det = if cfg.determinize { root.determinize(&mut rng) } else { *root };
+        planner.policy_mut().copy_from_slice(&policy);
+        let found = planner.search(&det, &mut rng, &budget, None);
+        let Some(i) = found.first().and_then(|m| legal.iter().position(|&x| x == m)) else { continue };
+        let r = &mut root_moves[i];
+        r.votes += 1;
+        r.tried += 1;
+        r.mean += found.score;
+        r.best = r.best.max(found.score);
+        let (sum, n) = (root_moves.iter().map(|r| r.mean).sum::<f64>(), root_moves.iter().map(|r| r.tried).sum::<u32>());
+        if found.score * n as f64 >= sum {
+            adapt(&mut policy, found, cfg.nested.alpha, &mut scratch);
+        }
+        out.determinizations += 1;
+    }
+    out.playouts = planner.playouts;
+    for r in &mut root_moves {
+        if r.tried > 0 {
+            r.mean /= r.tried as f64;
+        }
+    }
+    let key = |r: &RootMove<G::Move>| (r.votes, r.mean);
+    let mut chosen = 0;
+    for i in 1..root_moves.len() {
+        if key(&root_moves[i]).partial_cmp(&key(&root_moves[chosen])) == Some(std::cmp::Ordering::Greater) {
+            chosen = i;
+        }
+    }
+    out.best = Some(legal[chosen]);
+    out.plan = vec![legal[chosen]];
+    out.root = root_moves;
+    *memory = Memory { policy: cfg.warm.then_some(policy), plan: Vec::new() };
+}
+
 /// One thread's share: determinizations taken in turn from `next` until the
 /// budget is spent; a determinization the clock cut short is left out (unless
 /// it is the decision's first, which then counts whatever it reached).
@@ -451,6 +548,8 @@ fn choose<M>(root: &[RootMove<M>], aggregate: Aggregate) -> Option<usize> {
             Aggregate::Mean => (r.mean, r.tried as f64, 0),
             Aggregate::Vote => (r.votes as f64, r.mean, r.tried),
             Aggregate::Best => (r.best, r.mean, r.tried),
+            // `follow` chooses by its own votes and never comes here.
+            Aggregate::Follow => (r.votes as f64, r.mean, r.tried),
         }
     };
     // The first of equals in legal order.

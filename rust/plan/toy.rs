@@ -287,3 +287,49 @@ fn following_the_kept_plan_reaches_its_score() {
     }
     assert!(a.score() >= promised, "{} < {promised}", a.score());
 }
+
+#[test]
+fn follow_counts_every_plan_and_plays_a_whole_game_near_the_optimum() {
+    let cfg = pimc::Config {
+        nested: Nested { level: 1, iterations: 20, ..Nested::default() },
+        playouts: Some(400),
+        time_limit: None,
+        threads: 1,
+        aggregate: Aggregate::Follow,
+        warm: true,
+        keep: false,
+        determinize: true,
+        prune: false,
+    };
+    for seed in [8, 9, 10] {
+        let mut a = Assign::new(seed, true);
+        let mut memory = Memory::default();
+        let first = pimc::decide(&a, &cfg, 3, &mut memory, None);
+        // 400 playouts: 20 searches of 20, each plan a vote for its first move.
+        assert_eq!((first.playouts, first.determinizations), (400, 20));
+        assert_eq!(first.root.iter().map(|r| (r.votes, r.tried)).fold((0, 0), |s, r| (s.0 + r.0, s.1 + r.1)), (20, 20));
+        let chosen = first.root.iter().find(|r| Some(r.action) == first.best).unwrap();
+        assert!(first.root.iter().all(|r| r.votes <= chosen.votes));
+        assert!(memory.policy.is_some() && memory.plan.is_empty());
+        let again = pimc::decide(&a, &cfg, 3, &mut Memory::default(), None);
+        assert_eq!(pimc::Decision { seconds: 0.0, ..again }, pimc::Decision { seconds: 0.0, ..first.clone() });
+        // The whole game, the policy carried: better than taking the best
+        // gain at each step (the bias alone), and near the optimum.
+        let myopic = {
+            let mut g = a;
+            while !g.is_over() {
+                let pos = g.placed;
+                let best = (0..N as u8).filter(|&i| g.used & (1 << i) == 0).max_by_key(|&i| g.gain[i as usize][pos]).unwrap();
+                g.play(best);
+            }
+            g.score()
+        };
+        a.play(first.best.unwrap());
+        while !a.is_over() {
+            let d = pimc::decide(&a, &cfg, 4, &mut memory, None);
+            a.play(d.best.unwrap());
+        }
+        let optimum = Assign::new(seed, true).optimum() as f64;
+        assert!(a.score() > myopic && a.score() >= 0.95 * optimum, "{} (myopic {myopic}, optimum {optimum})", a.score());
+    }
+}
