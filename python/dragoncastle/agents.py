@@ -11,7 +11,7 @@ from . import _core
 #: The strongest measured solo agent, the default of ``dragoncastle solo`` (``docs/plan.md``).
 SOLO_DEFAULT = "plan:time=1,level=2,iterations=30,aggregate=follow,warm=true"
 #: The oracle of ``dragoncastle solo --oracle``: the planner on the true deal (``docs/plan.md``).
-ORACLE = "plan:oracle=true,level=3,time=20"
+ORACLE = "plan:oracle=true,level=3,iterations=80,time=20"
 
 __all__ = ["RandomAgent", "GreedyAgent", "DragonOfIngenuity", "MCTSAgent", "SearchResult", "PlannerAgent", "PlanResult",
            "from_spec"]
