@@ -161,6 +161,12 @@ pub struct RootMove<M> {
     pub best: f64,
 }
 
+impl<M> RootMove<M> {
+    fn untried(action: M) -> Self {
+        RootMove { action, tried: 0, mean: 0.0, votes: 0, best: f64::NEG_INFINITY }
+    }
+}
+
 /// A decision's result.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Decision<M> {
@@ -382,9 +388,8 @@ fn follow<G: PlanGame>(
     let mut planner: Planner<G> = Planner::new(cfg.nested);
     let mut policy = memory.policy.take().filter(|_| cfg.warm).unwrap_or_else(|| vec![0.0; G::NUM_CODES]);
     let budget = Budget { playouts: cfg.playouts, deadline, stop };
-    let mut root_moves: Vec<RootMove<G::Move>> =
-        legal.iter().map(|&action| RootMove { action, tried: 0, mean: 0.0, votes: 0, best: f64::NEG_INFINITY }).collect();
-    let mut scratch = Vec::new();
+    let mut root_moves: Vec<RootMove<G::Move>> = legal.iter().map(|&action| RootMove::untried(action)).collect();
+    let (mut scratch, mut sum, mut plans) = (Vec::new(), 0.0, 0u32);
     for k in 0.. {
         if k > 0 && budget.spent(planner.playouts) {
             break;
@@ -399,25 +404,15 @@ fn follow<G: PlanGame>(
         r.tried += 1;
         r.mean += found.score;
         r.best = r.best.max(found.score);
-        let (sum, n) = (root_moves.iter().map(|r| r.mean).sum::<f64>(), root_moves.iter().map(|r| r.tried).sum::<u32>());
-        if found.score * n as f64 >= sum {
+        (sum, plans) = (sum + found.score, plans + 1);
+        if found.score * plans as f64 >= sum {
             adapt(&mut policy, found, cfg.nested.alpha, &mut scratch);
         }
         out.determinizations += 1;
     }
     out.playouts = planner.playouts;
-    for r in &mut root_moves {
-        if r.tried > 0 {
-            r.mean /= r.tried as f64;
-        }
-    }
-    let key = |r: &RootMove<G::Move>| (r.votes, r.mean);
-    let mut chosen = 0;
-    for i in 1..root_moves.len() {
-        if key(&root_moves[i]).partial_cmp(&key(&root_moves[chosen])) == Some(std::cmp::Ordering::Greater) {
-            chosen = i;
-        }
-    }
+    means(&mut root_moves);
+    let chosen = choose(&root_moves, Aggregate::Follow).unwrap_or(0);
     out.best = Some(legal[chosen]);
     out.plan = vec![legal[chosen]];
     out.root = root_moves;
@@ -496,8 +491,7 @@ fn run_thread<G: PlanGame>(
 }
 
 fn summarise<M: Copy>(legal: &[M], found: &[Found]) -> Vec<RootMove<M>> {
-    let mut root: Vec<RootMove<M>> =
-        legal.iter().map(|&action| RootMove { action, tried: 0, mean: 0.0, votes: 0, best: f64::NEG_INFINITY }).collect();
+    let mut root: Vec<RootMove<M>> = legal.iter().map(|&action| RootMove::untried(action)).collect();
     for f in found {
         let top = f.scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         // The first of the best moves of this determinization gets its vote.
@@ -513,12 +507,17 @@ fn summarise<M: Copy>(legal: &[M], found: &[Found]) -> Vec<RootMove<M>> {
             }
         }
     }
-    for r in &mut root {
+    means(&mut root);
+    root
+}
+
+/// Each root move's sum of scores (in `mean`) divided by its count.
+fn means<M>(root: &mut [RootMove<M>]) {
+    for r in root {
         if r.tried > 0 {
             r.mean /= r.tried as f64;
         }
     }
-    root
 }
 
 /// Successive halving: keep the better half of the moves alive (at least
@@ -548,7 +547,7 @@ fn choose<M>(root: &[RootMove<M>], aggregate: Aggregate) -> Option<usize> {
             Aggregate::Mean => (r.mean, r.tried as f64, 0),
             Aggregate::Vote => (r.votes as f64, r.mean, r.tried),
             Aggregate::Best => (r.best, r.mean, r.tried),
-            // `follow` chooses by its own votes and never comes here.
+            // Every plan is a vote and a try for its first move.
             Aggregate::Follow => (r.votes as f64, r.mean, r.tried),
         }
     };
