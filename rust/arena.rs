@@ -6,16 +6,13 @@
 //! decision number, so a game's result never depends on the thread count, on
 //! which thread plays it, or on how a run is split into shards.
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize};
 
-use std::time::Instant;
-
-use crate::action::{Action, ActionList};
-use crate::agents::spec::{agent_action_until, decision_config, decision_rng, plan_action};
-use crate::plan::pimc;
+use crate::action::Action;
 pub use crate::agents::spec::{Agent, AgentSpec};
+use crate::agents::{Player, Stats};
 use crate::error::Error;
-use crate::search::{self, EvalError, MoveStats, SearchResult, Tree};
+use crate::search::{MoveStats, SearchResult};
 use crate::setup::Setup;
 use crate::state::MAX_PLAYERS;
 
@@ -65,56 +62,29 @@ impl DecisionStats {
 }
 
 /// Play one game: `agents.len()` players (1 is solo against the Dragon of
-/// Ingenuity). When `stop` becomes true the game is abandoned (and returned
-/// unfinished). An error is a network's that stopped a search.
-pub fn play_game(agents: &[Agent], setup: &Setup, stop: &AtomicBool) -> Result<ArenaGame, EvalError> {
-    play_game_recording(agents, setup, stop, 0)
-}
-
-/// [`play_game`], keeping the `top_moves` most visited root moves of every
-/// search decision in [`ArenaGame::search`] (none when 0). Recording reads
-/// the search's result after the decision is timed and changes no draw, so
-/// the game is the same either way.
-pub fn play_game_recording(agents: &[Agent], setup: &Setup, stop: &AtomicBool, top_moves: usize) -> Result<ArenaGame, EvalError> {
+/// Ingenuity), seats rotated by the game seed, keeping the `top_moves` most
+/// visited root moves of every search decision in [`ArenaGame::search`]
+/// (none when 0; recording reads the search's result after the decision is
+/// timed and changes no draw, so the game is the same either way). When
+/// `stop` becomes true the game is abandoned (and returned unfinished).
+pub fn play_game(agents: &[Agent], setup: &Setup, stop: &AtomicBool, top_moves: usize) -> Result<ArenaGame, Error> {
     let n = agents.len();
-    let game_seed = setup.seed;
-    let Ok(mut s) = (Setup { players: n, ..setup.clone() }).state() else { return Ok(ArenaGame::default()) };
-    let mut out = ArenaGame { seed: game_seed, ..ArenaGame::default() };
+    let mut out = ArenaGame { seed: setup.seed, ..ArenaGame::default() };
     for seat in 0..n {
-        out.agent_of_seat[seat] = ((seat as u64 + game_seed % n as u64) % n as u64) as u8;
+        out.agent_of_seat[seat] = ((seat as u64 + setup.seed % n as u64) % n as u64) as u8;
     }
-    let mut buf = ActionList::default();
-    let mut trees: [Option<(Tree<Action>, usize)>; MAX_PLAYERS] = Default::default();
-    let mut plans: [pimc::Memory<Action>; MAX_PLAYERS] = Default::default();
-    while !s.is_over() && !stop.load(Ordering::Relaxed) {
-        let seat = s.current_player();
-        let agent = &agents[out.agent_of_seat[seat] as usize];
-        let mut rng = decision_rng(game_seed, seat, out.decisions[seat]);
-        let start = Instant::now();
-        let (a, found) = match agent {
-            Agent::Mcts { config, eval, reuse, exploration } => {
-                let cfg = decision_config(config, eval, *exploration, &s, &mut rng);
-                // Tree reuse: re-root the seat's last tree along the moves played since.
-                let old = if *reuse { trees[seat].take().and_then(|(mut t, from)| t.advance(&out.actions[from..]).then_some(t)) } else { None };
-                let (r, tree) = search::search_until(&s, &cfg, eval, old, Some(stop))?;
-                if *reuse {
-                    trees[seat] = tree.map(|t| (t, out.actions.len()));
-                }
-                (r.best, Some(r))
-            }
-            Agent::Plan { config } => (plan_action(config, &s, &mut rng, &mut plans[seat], Some(stop)).best, None),
-            _ => (agent_action_until(agent, &s, &mut rng, &mut buf, Some(stop))?, None),
-        };
-        out.seconds[seat] += start.elapsed().as_secs_f64();
-        out.decisions[seat] += 1;
-        let Some(a) = a else { break };
+    let mut players: Vec<Player> = (0..n).map(|seat| Player::new(agents[out.agent_of_seat[seat] as usize].clone())).collect();
+    let mut search = Vec::new();
+    let played = crate::run::play(&mut players, &Setup { players: n, ..setup.clone() }, stop, |_, _, _, stats| {
         if top_moves > 0 {
-            out.search.push(found.map(|r| DecisionStats::of(&r, top_moves)));
+            search.push(match stats {
+                Stats::Search(r) => Some(DecisionStats::of(r, top_moves)),
+                _ => None,
+            });
         }
-        s.apply_unchecked(a);
-        out.actions.push(a);
-    }
-    (out.scores, out.winners) = s.final_scores();
+    })?;
+    (out.scores, out.winners) = played.state.final_scores();
+    (out.actions, out.decisions, out.seconds, out.search) = (played.actions, played.decisions, played.seconds, search);
     Ok(out)
 }
 
@@ -125,7 +95,7 @@ pub fn play_game_recording(agents: &[Agent], setup: &Setup, stop: &AtomicBool, t
 /// Game `k` is `setup` (its players set to `agents.len()`) dealt, and its
 /// cards drawn, from seed `setup.seed + k`.
 /// With `top_moves` > 0 every search decision keeps its most visited root
-/// moves ([`play_game_recording`]); the games are the same.
+/// moves ([`play_game`]); the games are the same.
 pub fn run(
     agents: &[Agent],
     games: usize,
@@ -141,12 +111,14 @@ pub fn run(
     for agent in agents {
         agent.check_players(agents.len()).map_err(Error::Setup)?;
     }
+    let hidden: Vec<bool> = agents.iter().map(Agent::reads_hidden).collect();
+    crate::agents::check_table(&hidden, agents.len(), false)?;
     let table = crate::run::table(&Setup { players: agents.len(), ..setup.clone() }, games, threads)?;
     let mut out: Vec<Option<ArenaGame>> = Vec::new();
     out.try_reserve_exact(games).map_err(|_| Error::Setup(format!("{games} games do not fit in memory")))?;
     out.resize_with(games, || None);
     // Games are handed out one at a time so long MCTS games balance out.
-    crate::run::games(&table, &mut out, 1, threads, Some(done), stop, |_, t| play_game_recording(agents, t, stop, top_moves).map(Some))?;
+    crate::run::games(&table, &mut out, 1, threads, Some(done), stop, |_, t| play_game(agents, t, stop, top_moves).map(Some))?;
     Ok(out.into_iter().flatten().collect())
 }
 
@@ -154,6 +126,7 @@ pub fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::atomic::Ordering;
 
     fn specs(texts: &[&str]) -> Vec<Agent> {
         texts.iter().map(|t| Agent::parse(t).unwrap()).collect()

@@ -1,19 +1,14 @@
 //! Many whole games in Rust threads: throughput without a Python call per step.
 //!
-//! Game `k` of a batch with seed `s` is dealt with seed `s + k`; a random or
-//! greedy playout draws from `SplitMix64::stream(s + k, stream::PLAYOUT)`,
-//! other agents by the seed rule of `agents::spec`, so results do not depend
-//! on the number of threads.
+//! Game `k` of a batch with seed `s` is dealt with seed `s + k`, and every
+//! agent draws by the seed rule of `agents::player`, as in the arena, so
+//! results depend neither on the number of threads nor on the runner.
 
 use std::sync::atomic::AtomicBool;
 
 
-use crate::agents::spec::Agent;
-use crate::arena::play_game;
-use crate::agents::{greedy_action, random_playout};
+use crate::agents::{Agent, Player};
 use crate::error::Error;
-use crate::rng::{stream, SplitMix64};
-use crate::search::EvalError;
 use crate::setup::Setup;
 use crate::state::MAX_PLAYERS;
 
@@ -28,34 +23,14 @@ pub struct Outcome {
     pub decisions: u32,
 }
 
-/// Play the game of `setup` to the end with `policy` in every seat. An error
-/// is a network's that stopped a search.
-pub fn play_one(setup: &Setup, policy: &Agent, stop: &AtomicBool) -> Result<Outcome, EvalError> {
-    let players = setup.players;
-    if policy.searches() {
-        let g = play_game(&vec![policy.clone(); players], setup, stop)?;
-        return Ok(Outcome { scores: g.scores, winners: g.winners, decisions: g.decisions.iter().sum() });
-    }
-    let game_seed = setup.seed;
-    // The setup was validated by the caller, so this cannot fail.
-    let Ok(mut s) = setup.state() else { return Ok(Outcome::default()) };
-    let mut rng = SplitMix64::stream(game_seed, stream::PLAYOUT);
-    let mut decisions = 0;
-    if *policy == Agent::Random {
-        decisions = random_playout(&mut s, &mut rng);
-    }
-    loop {
-        let a = match policy {
-            Agent::Greedy => greedy_action(&s, &mut rng),
-            Agent::Dragon => s.dragon_action(),
-            Agent::Random | Agent::Mcts { .. } | Agent::Plan { .. } => None, // played above
-        };
-        let Some(a) = a else { break };
-        s.apply_unchecked(a);
-        decisions += 1;
-    }
-    let (scores, winners) = s.final_scores();
-    Ok(Outcome { scores, winners, decisions })
+/// Play the game of `setup` to the end with `policy` in every seat, each
+/// seat drawing by the seed rule ([`crate::agents::decision_rng`]), as in
+/// every runner. An error is a setup's or an evaluator's.
+pub fn play_one(setup: &Setup, policy: &Agent, stop: &AtomicBool) -> Result<Outcome, Error> {
+    let mut players = vec![Player::new(policy.clone()); setup.players];
+    let g = crate::run::play(&mut players, setup, stop, |_, _, _, _| {})?;
+    let (scores, winners) = g.state.final_scores();
+    Ok(Outcome { scores, winners, decisions: g.decisions.iter().sum() })
 }
 
 /// Play `out.len()` games on `threads` threads: game `k` is `setup` dealt

@@ -24,8 +24,13 @@ pub enum Error {
     Eval(String),
 }
 
-impl From<crate::search::EvalError> for Error {
-    fn from(e: crate::search::EvalError) -> Error {
+/// Why an evaluation stopped a search: the evaluator's own message (a
+/// Python evaluator keeps the exception itself and hands it back).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EvalError(pub String);
+
+impl From<EvalError> for Error {
+    fn from(e: EvalError) -> Error {
         Error::Eval(e.0)
     }
 }

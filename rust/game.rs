@@ -261,6 +261,19 @@ impl Game {
         h.finish()
     }
 
+    /// The player decisions each seat has taken so far (the solo Dragon's
+    /// moves left out): decision `d` of a seat draws by the agents' seed rule.
+    pub fn seat_decisions(&self) -> [u32; crate::state::MAX_PLAYERS] {
+        let mut s = self.segments().last().map_or(self.base, |seg| seg.start);
+        let mut out = [0; crate::state::MAX_PLAYERS];
+        // The solo Dragon's turns are played by the state itself (`apply`).
+        for (a, _) in self.actions_with_author().filter(|(_, by_dragon)| !by_dragon) {
+            out[s.current_player()] += 1;
+            s.apply_unchecked(a);
+        }
+        out
+    }
+
     /// Actions recorded, the Dragon of Ingenuity's included (what [`Game::actions`] yields).
     pub fn history_len(&self) -> usize {
         self.recent_len as usize + self.segments().map(|s| s.entries.len()).sum::<usize>()

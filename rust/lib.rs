@@ -17,6 +17,7 @@ mod game;
 mod grid;
 mod groups;
 mod layout;
+pub mod limits;
 mod realm;
 mod setup;
 mod state;

@@ -1,6 +1,6 @@
-//! N seeded games on T threads: the one loop behind the arena, batch
-//! playouts and self-play, and the checks every run makes before its first
-//! game.
+//! N seeded games on T threads, each played by [`play`]: the one loop
+//! behind the arena, batch playouts and self-play (the arena with a
+//! recorder), and the checks every run makes before its first game.
 //!
 //! Game `k` of a run is its table dealt (and its cards drawn) from seed
 //! `seed + k`, so results never depend on the thread count or on which
@@ -8,10 +8,52 @@
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
+use std::time::Instant;
 
+use crate::action::Action;
+use crate::agents::player::{decision_rng, Explore, Player, Stats};
 use crate::error::Error;
-use crate::search::MAX_THREADS;
+use crate::limits::MAX_THREADS;
 use crate::setup::Setup;
+use crate::state::{State, MAX_PLAYERS};
+
+/// A game as [`play`] left it.
+#[derive(Clone, Debug)]
+pub struct Played {
+    /// The last state: over, unless `stop` cut the game short.
+    pub state: State,
+    /// Every decision of the players in order (not the solo Dragon's moves, which `apply` replays).
+    pub actions: Vec<Action>,
+    /// Per seat: decisions taken.
+    pub decisions: [u32; MAX_PLAYERS],
+    /// Per seat: seconds spent choosing them.
+    pub seconds: [f64; MAX_PLAYERS],
+}
+
+/// Play the game of `setup` to the end, seat `i` deciding with
+/// `players[i]` by the seed rule ([`decision_rng`]); `record(state, seat,
+/// action, stats)` sees every decision before it is played, after it is
+/// timed. When `stop` becomes true the game is abandoned (and returned
+/// unfinished). An error is a setup's or an evaluator's.
+pub fn play<E: Explore>(players: &mut [Player<E>], setup: &Setup, stop: &AtomicBool, mut record: impl FnMut(&State, usize, Action, &Stats)) -> Result<Played, Error> {
+    let mut s = setup.state()?;
+    let mut out = Played { state: s, actions: Vec::new(), decisions: [0; MAX_PLAYERS], seconds: [0.0; MAX_PLAYERS] };
+    while !s.is_over() && !stop.load(Ordering::Relaxed) {
+        let seat = s.current_player();
+        let player = players.get_mut(seat).ok_or_else(|| Error::Setup(format!("no player for seat {seat}")))?;
+        let mut rng = decision_rng(setup.seed, seat, out.decisions[seat]);
+        let start = Instant::now();
+        let (a, stats) = player.decide(&s, &out.actions, &mut rng, Some(stop))?;
+        out.seconds[seat] += start.elapsed().as_secs_f64();
+        out.decisions[seat] += 1;
+        let Some(a) = a else { break };
+        record(&s, seat, a, &stats);
+        s.apply_unchecked(a);
+        out.actions.push(a);
+    }
+    out.state = s;
+    Ok(out)
+}
 
 /// The table of a run of `games` games on `threads` threads, checked: the
 /// thread count, every game's seed (`seed + k` must not pass 2^64 - 1), the
@@ -32,7 +74,7 @@ pub fn table(setup: &Setup, games: usize, threads: usize) -> Result<Setup, Error
 }
 
 /// Play every game of `out` (game `k` into `out[k]`) on `threads` threads
-/// with `play(k, table of game k)`, handing out `chunk` games at a time (1
+/// with `play(k, table of game k)` (which calls [`play`]), handing out `chunk` games at a time (1
 /// balances long games; more saves the handing out for short ones). `done`
 /// counts finished games. `play` returns `Ok(None)` for a game cut short by
 /// `stop`, which ends the run after the games in hand; the first error stops

@@ -2,18 +2,17 @@
 //! recorded as a training example (what the mover saw, its legal actions, the
 //! search's visit distribution), with the final returns of every seat.
 //!
-//! Game `k` of a run with seed `s` is dealt, and its cards drawn, from seed
-//! `s + k`; a decision's search seed comes from the game seed, the seat and
-//! the decision number (as in the arena), so a run's records depend neither
-//! on the thread count nor on how a run is split into shards.
+//! Self-play is the arena's loop with a recorder: the same seed rule and
+//! the same decisions (tree reuse included when the agent keeps its tree),
+//! so a run's records depend neither on the thread count nor on how a run
+//! is split into shards.
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize};
 
-
-use crate::action::{ActionList, NUM_ACTIONS};
-use crate::agents::spec::decision_rng;
+use crate::action::{Action, ActionList, NUM_ACTIONS};
+use crate::agents::player::{Agent, Explore, Player, Stats};
 use crate::error::Error;
-use crate::search::{self, Config, EvalError, Evaluator};
+use crate::search::{self, SearchResult};
 use crate::setup::Setup;
 use crate::state::observe::COMPACT_OBSERVATION_SIZE;
 use crate::state::{State, MAX_PLAYERS};
@@ -82,33 +81,20 @@ impl GameRecord {
     }
 }
 
-/// Play one game of `setup` with the search (`cfg`, `eval`) in every seat.
-/// `exploration` picks the constant per game (solo or not). `None` when
-/// `stop` ended it early. With `children`, the root's well-visited moves
-/// are recorded too ([`Children`]).
-pub fn play<E: Evaluator<State>>(
-    setup: &Setup,
-    cfg: &Config,
-    exploration: impl Fn(&State) -> f64,
-    eval: &E,
-    stop: &AtomicBool,
-    children: Option<Children>,
-) -> Result<Option<GameRecord>, EvalError> {
-    let Ok(mut s) = setup.state() else { return Ok(None) };
-    let mut rec = GameRecord { seed: setup.seed, players: s.players(), ..GameRecord::default() };
-    let mut decisions = [0u32; MAX_PLAYERS];
-    let mut legal = ActionList::default();
+/// Play one game of `setup` with `agent`, a search, in every seat (the
+/// arena's loop, [`crate::run::play`], with a recorder). `None` when `stop`
+/// ended it early. With `children`, the root's well-visited moves are
+/// recorded too ([`Children`]).
+pub fn play<E: Explore>(setup: &Setup, agent: &Agent<E>, stop: &AtomicBool, children: Option<Children>) -> Result<Option<GameRecord>, Error>
+where
+    Agent<E>: Clone,
+{
+    let mut rec = GameRecord { seed: setup.seed, players: setup.players, ..GameRecord::default() };
+    let mut players: Vec<Player<E>> = (0..setup.players).map(|_| Player::new(agent.clone())).collect();
     let mut obs = [0u8; COMPACT_OBSERVATION_SIZE];
-    while !s.is_over() {
-        if stop.load(Ordering::Relaxed) {
-            return Ok(None);
-        }
-        let seat = s.current_player();
-        let mut rng = decision_rng(setup.seed, seat, decisions[seat]);
-        decisions[seat] += 1;
-        let decision_cfg = Config { seed: rng.next_u64(), exploration: exploration(&s), ..*cfg };
-        let (r, _) = search::search_until(&s, &decision_cfg, eval, None, Some(stop))?;
-        let Some(best) = r.best else { break };
+    let mut legal = ActionList::default();
+    let played = crate::run::play(&mut players, setup, stop, |s, seat, best, stats| {
+        let Stats::Search(r) = stats else { return };
         s.compact_observation(seat, &mut obs);
         rec.observations.extend_from_slice(&obs);
         s.legal_actions_into(&mut legal);
@@ -120,76 +106,80 @@ pub fn play<E: Evaluator<State>>(
         let row = rec.policies.len();
         rec.policies.resize(row + NUM_ACTIONS, 0.0);
         r.visit_policy(|m| m.id() as usize, &mut rec.policies[row..]);
-        let total: u64 = r.root.iter().map(|m| m.visits).sum();
-        if total == 0 {
-            rec.values.push(f32::NAN);
-        } else {
-            let q: f64 = r.root.iter().map(|m| m.value * m.visits as f64).sum::<f64>() / total as f64;
-            rec.values.push(q as f32);
-            if let Some(c) = children {
-                let mut kept: Vec<_> = r.root.iter().filter(|m| m.visits > 0 && m.visits as f64 >= c.min_share * total as f64).collect();
-                // Most visited first; ties in the legal order (a stable sort).
-                kept.sort_by(|a, b| b.visits.cmp(&a.visits));
-                for m in kept.into_iter().take(c.max) {
-                    let mut child = s;
-                    child.apply_unchecked(m.mv);
-                    let viewer = if child.is_over() { seat } else { child.current_player() };
-                    child.compact_observation(viewer, &mut obs);
-                    rec.child_observations.extend_from_slice(&obs);
-                    rec.child_seats.push(((seat + rec.players - viewer) % rec.players) as u8);
-                    rec.child_rows.push((rec.to_move.len()) as u32);
-                    rec.child_actions.push(m.mv.id());
-                    rec.child_visits.push(m.visits.min(u32::MAX as u64) as u32);
-                    rec.child_values.push(m.value as f32);
-                }
-            }
-        }
+        record_values(&mut rec, s, seat, r, children, &mut obs);
         rec.to_move.push(seat as u8);
         rec.actions.push(best.id());
-        s.apply_unchecked(best);
-    }
-    if stop.load(Ordering::Relaxed) && !s.is_over() {
+    })?;
+    if !played.state.is_over() {
         return Ok(None);
     }
-    rec.returns = s.returns();
+    rec.returns = played.state.returns();
     Ok(Some(rec))
 }
 
-/// Play `games` self-play games of `setup` on `threads` threads; game `k`
-/// from seed `setup.seed + k`, recording sibling targets when `children` says
-/// so ([`play`]). `done` counts finished games; `stop` ends the run early
-/// (unfinished games are left out). An evaluator's error ends the run and is
-/// returned.
+/// The search's value of the decision and, when asked, its well-visited children.
+fn record_values(rec: &mut GameRecord, s: &State, seat: usize, r: &SearchResult<Action>, children: Option<Children>, obs: &mut [u8; COMPACT_OBSERVATION_SIZE]) {
+    let total: u64 = r.root.iter().map(|m| m.visits).sum();
+    if total == 0 {
+        rec.values.push(f32::NAN);
+        return;
+    }
+    let q: f64 = r.root.iter().map(|m| m.value * m.visits as f64).sum::<f64>() / total as f64;
+    rec.values.push(q as f32);
+    let Some(c) = children else { return };
+    let mut kept: Vec<_> = r.root.iter().filter(|m| m.visits > 0 && m.visits as f64 >= c.min_share * total as f64).collect();
+    // Most visited first; ties in the legal order (a stable sort).
+    kept.sort_by(|a, b| b.visits.cmp(&a.visits));
+    for m in kept.into_iter().take(c.max) {
+        let mut child = *s;
+        child.apply_unchecked(m.mv);
+        let viewer = if child.is_over() { seat } else { child.current_player() };
+        child.compact_observation(viewer, obs);
+        rec.child_observations.extend_from_slice(obs);
+        rec.child_seats.push(((seat + rec.players - viewer) % rec.players) as u8);
+        rec.child_rows.push(rec.to_move.len() as u32);
+        rec.child_actions.push(m.mv.id());
+        rec.child_visits.push(m.visits.min(u32::MAX as u64) as u32);
+        rec.child_values.push(m.value as f32);
+    }
+}
+
+/// Play `games` self-play games of `setup` with `agent` (a search) on
+/// `threads` threads; game `k` from seed `setup.seed + k`, recording sibling
+/// targets when `children` says so ([`play`]). `done` counts finished games;
+/// `stop` ends the run early (unfinished games are left out). An
+/// evaluator's error ends the run and is returned.
 #[allow(clippy::too_many_arguments)]
-pub fn run<E: Evaluator<State>>(
-    setup: &Setup,
-    games: usize,
-    cfg: &Config,
-    exploration: impl Fn(&State) -> f64 + Sync,
-    eval: &E,
-    threads: usize,
-    done: &AtomicUsize,
-    stop: &AtomicBool,
-    children: Option<Children>,
-) -> Result<Result<Vec<GameRecord>, EvalError>, Error> {
+pub fn run<E: Explore>(setup: &Setup, games: usize, agent: &Agent<E>, threads: usize, done: &AtomicUsize, stop: &AtomicBool, children: Option<Children>) -> Result<Vec<GameRecord>, Error>
+where
+    Agent<E>: Clone,
+{
+    let Agent::Mcts { config, .. } = agent else {
+        return Err(Error::Setup("self-play records a search's visits: its agent is an mcts".into()));
+    };
     if let Some(c) = children {
         if !(c.min_share.is_finite() && (0.0..=1.0).contains(&c.min_share) && c.max >= 1) {
             return Err(Error::Setup(format!("children need a share in [0, 1] and at most >= 1; got {} and {}", c.min_share, c.max)));
         }
     }
     let table = crate::run::table(setup, games, threads)?;
-    search::check(cfg).map_err(Error::Setup)?;
+    search::check(config).map_err(Error::Setup)?;
     let mut out: Vec<Option<GameRecord>> = Vec::new();
     out.try_reserve_exact(games).map_err(|_| Error::Setup(format!("{games} games do not fit in memory")))?;
     out.resize_with(games, || None);
-    let played = crate::run::games(&table, &mut out, 1, threads, Some(done), stop, |_, t| play(t, cfg, &exploration, eval, stop, children));
-    Ok(played.map(|()| out.into_iter().flatten().collect()))
+    crate::run::games(&table, &mut out, 1, threads, Some(done), stop, |_, t| play(t, agent, stop, children))?;
+    Ok(out.into_iter().flatten().collect())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::{Rollout, RolloutEval};
+    use crate::eval::{LeafEval, Rollout, RolloutEval};
+    use crate::search::Config;
+
+    fn agent(cfg: &Config, eval: &RolloutEval, c: f64) -> Agent {
+        Agent::Mcts { config: *cfg, eval: LeafEval::Rollout(*eval), reuse: false, exploration: Some(c) }
+    }
 
     #[test]
     fn records_are_consistent_and_seeded() {
@@ -197,8 +187,8 @@ mod tests {
         let cfg = Config { iterations: Some(30), ..Config::default() };
         let eval = RolloutEval { rollout: Rollout::Random, ..RolloutEval::default() };
         let stop = AtomicBool::new(false);
-        let run1 = run(&setup, 3, &cfg, |_| 0.5, &eval, 2, &AtomicUsize::new(0), &stop, None).unwrap().unwrap();
-        let run2 = run(&setup, 3, &cfg, |_| 0.5, &eval, 1, &AtomicUsize::new(0), &stop, None).unwrap().unwrap();
+        let run1 = run(&setup, 3, &agent(&cfg, &eval, 0.5), 2, &AtomicUsize::new(0), &stop, None).unwrap();
+        let run2 = run(&setup, 3, &agent(&cfg, &eval, 0.5), 1, &AtomicUsize::new(0), &stop, None).unwrap();
         // Compared by bits: a forced move's value is NaN, which equals nothing.
         let bits = |r: &[GameRecord]| r.iter().map(|g| (g.actions.clone(), g.values.iter().map(|v| v.to_bits()).collect::<Vec<_>>(), g.observations.clone())).collect::<Vec<_>>();
         assert_eq!(bits(&run1), bits(&run2), "thread count does not matter");
@@ -237,8 +227,8 @@ mod tests {
         let eval = RolloutEval { rollout: Rollout::Random, ..RolloutEval::default() };
         let stop = AtomicBool::new(false);
         let c = Children { min_share: 0.1, max: 3 };
-        let plain = run(&setup, 2, &cfg, |_| 0.05, &eval, 1, &AtomicUsize::new(0), &stop, None).unwrap().unwrap();
-        let with = run(&setup, 2, &cfg, |_| 0.05, &eval, 2, &AtomicUsize::new(0), &stop, Some(c)).unwrap().unwrap();
+        let plain = run(&setup, 2, &agent(&cfg, &eval, 0.05), 1, &AtomicUsize::new(0), &stop, None).unwrap();
+        let with = run(&setup, 2, &agent(&cfg, &eval, 0.05), 2, &AtomicUsize::new(0), &stop, Some(c)).unwrap();
         for (p, w) in plain.iter().zip(&with) {
             assert_eq!((&p.actions, &p.observations, &p.policies), (&w.actions, &w.observations, &w.policies), "the game is the same");
             assert!(p.child_rows.is_empty() && p.child_observations.is_empty());
@@ -280,6 +270,6 @@ mod tests {
             assert_eq!(k, n);
         }
         let bad = Children { min_share: 1.5, max: 3 };
-        assert!(run(&setup, 1, &cfg, |_| 0.05, &eval, 1, &AtomicUsize::new(0), &stop, Some(bad)).is_err());
+        assert!(run(&setup, 1, &agent(&cfg, &eval, 0.05), 1, &AtomicUsize::new(0), &stop, Some(bad)).is_err());
     }
 }

@@ -12,10 +12,9 @@ use crate::action::{Action, ActionList, NUM_ACTIONS};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::agents::random_action;
-use crate::agents::spec::{agent_action_until, decision_rng, Agent};
+use crate::agents::{decision_rng, Agent, Player};
 use crate::error::Error;
 use crate::rng::{stream, SplitMix64};
-use crate::search::EvalError;
 use crate::setup::Setup;
 use crate::state::observe::{COMPACT_OBSERVATION_SIZE, OBSERVATION_SIZE};
 use crate::state::{State, MAX_PLAYERS};
@@ -100,6 +99,10 @@ struct Slot {
     episode: u64,
     /// Decisions each opponent seat has taken (the agents' seed rule).
     opponent_decisions: [u32; MAX_PLAYERS],
+    /// The opponents at this game, with their memory (a kept tree, a plan).
+    opponents: Vec<Player>,
+    /// Every player decision of the game so far (what a kept tree follows).
+    played: Vec<Action>,
     scores: [i32; MAX_PLAYERS],
 }
 
@@ -169,6 +172,10 @@ impl VecEnv {
         if opponent.is_some() != learner.is_some() {
             return Err(Error::Setup("an opponent needs a learner seat, and a learner seat an opponent".into()));
         }
+        if let Some(o) = &opponent {
+            // An opponent plays against the learner: a table with a rival.
+            crate::agents::check_table(&[o.reads_hidden()], 2, false)?;
+        }
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
@@ -236,13 +243,13 @@ impl VecEnv {
         let state = self.setup.state_seeded(game_seed)?;
         // Scores count from 0, so a game's score rewards add up to its final
         // score even where it starts elsewhere (the solo variant's -15).
-        Ok(Slot { state, game_seed, episode, opponent_decisions: [0; MAX_PLAYERS], scores: [0; MAX_PLAYERS] })
+        let opponents = self.opponent.iter().flat_map(|a| std::iter::repeat_n(a, self.setup.players)).map(|a| Player::new(a.clone())).collect();
+        Ok(Slot { state, game_seed, episode, opponent_decisions: [0; MAX_PLAYERS], opponents, played: Vec::new(), scores: [0; MAX_PLAYERS] })
     }
 
     /// An error is a network's that stopped an opponent's search.
-    fn play_opponents(&self, slot: &mut Slot, stop: Option<&AtomicBool>) -> Result<(), EvalError> {
-        let (Some(learner), Some(spec)) = (self.learner, self.opponent.as_ref()) else { return Ok(()) };
-        let mut buf = ActionList::default();
+    fn play_opponents(&self, slot: &mut Slot, stop: Option<&AtomicBool>) -> Result<(), Error> {
+        let Some(learner) = self.learner.filter(|_| !slot.opponents.is_empty()) else { return Ok(()) };
         while !slot.state.is_over() && slot.state.current_player() != learner {
             if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
                 return Ok(()); // the caller rolls the whole step back
@@ -250,8 +257,10 @@ impl VecEnv {
             let seat = slot.state.current_player();
             let mut rng = decision_rng(slot.game_seed, seat, slot.opponent_decisions[seat]);
             slot.opponent_decisions[seat] += 1;
-            let Some(a) = agent_action_until(spec, &slot.state, &mut rng, &mut buf, stop)? else { break };
+            let (a, _) = slot.opponents[seat].decide(&slot.state, &slot.played, &mut rng, stop)?;
+            let Some(a) = a else { break };
             slot.state.apply_unchecked(a);
+            slot.played.push(a);
         }
         Ok(())
     }
@@ -363,6 +372,7 @@ impl VecEnv {
                     }
                     if let Some(actions) = actions {
                         slot.state.apply_unchecked(actions[i]);
+                        slot.played.push(actions[i]);
                         me.play_opponents(slot, stop)?;
                         me.rewards(slot, reward);
                         if slot.state.is_over() {
@@ -395,7 +405,7 @@ impl VecEnv {
             })
         });
         self.slots = slots;
-        played.map_err(|e: EvalError| e.into())
+        played
     }
 
     fn rewards(&self, slot: &mut Slot, out: &mut [f32]) {

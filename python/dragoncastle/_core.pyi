@@ -26,8 +26,7 @@ __all__ = [
     "IllegalActionError",
     "InvalidActionError",
     "Layout",
-    "MCTS",
-    "Planner",
+    "Player",
     "VecEnv",
     "Phase",
     "Realm",
@@ -40,9 +39,8 @@ __all__ = [
     "dragon_points",
     "observation_shape",
     "playouts",
-    "agent_spec",
+    "agent_kinds",
     "agent_text",
-    "agent_spec_text",
     "check_run",
     "check_agents",
     "arena",
@@ -647,85 +645,58 @@ class VecEnv:
         """Game ``i`` as it stands, as the text picture of ``str(game)``."""
 
 @final
-class MCTS:
-    """The Rust side of ``dragoncastle.agents.MCTSAgent``: a search configuration,
-    its leaf evaluation (rollouts, or a Python evaluator with rollouts mixed
-    in at ``rollout_weight``) and, with ``reuse_tree``, the tree kept from the
-    last search.
-    """
+class Player:
+    """A built-in agent: its spec and, once it has decided, its player."""
     def __new__(
         cls,
-        iterations: Optional[int] = None,
-        time_limit: Optional[float] = None,
-        threads: int = 1,
-        *,
-        exploration: Optional[float] = None,
-        reward: Optional[str] = None,  # "win"
-        rollout: Optional[str] = None,  # "tuned"
-        epsilon: float = 0.0,
-        rollout_depth: Optional[int] = None,
-        reuse_tree: bool = ...,  # True
-        reuse_weight: Optional[float] = None,  # 0.2
-        determinize: bool = True,
-        max_nodes: Optional[int] = None,  # 4000000
-        widening: Optional[float] = ...,  # 1.0
-        model: Optional[str] = None,
-        priors: bool | None = None,
+        kind: str,
+        settings: dict[str, Any],
         evaluator: Optional[Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]] = None,
         batch_size: Optional[int] = None,
-        rollout_weight: float | None = None,
-        noise: Optional[tuple[float, float]] = None,
-        temperature: float = 0.0,
-        cutoff: Optional[int] = None,
     ) -> Self: ...
-    def search(
-        self, game: Game, seed: int
-    ) -> tuple[Optional[Action], list[tuple[Action, int, float]], list[Action], int, float, int, np.ndarray]:
-        """Search ``game`` for the player to move with random seed ``seed``. Returns
-        ``(best, [(action, visits, value)], pv, iterations, seconds, nodes, policy)``.
-        """
+    @staticmethod
+    def parse(text: str) -> Player:
+        """The agent of a spec text (``"mcts:time=1"``)."""
+    @property
+    def spec(self) -> Optional[str]:
+        """The canonical spec text (no text form with a Python evaluator: ``None``)."""
+    @property
+    def kind(self) -> str:
+        """The agent kind (``"mcts"``)."""
+    def settings(self) -> dict[str, Any]:
+        """Every setting's value by its one name."""
+    @property
+    def reads_hidden(self) -> bool:
+        """Whether the agent reads what a player cannot see."""
     def reset(self) -> None:
-        """Forget the tree kept for reuse."""
-
-@final
-class Planner:
-    """The Rust side of ``dragoncastle.agents.PlannerAgent``: the planner's
-    settings (from its spec text) and what it carries between the decisions of
-    one game (the warm policy and the kept plan).
-    """
-    def __new__(cls, spec: str) -> Self: ...
-    def plan(
-        self, game: Game, seed: int
-    ) -> tuple[Optional[Action], list[tuple[Action, int, float, int, float]], list[Action], int, int, float]:
-        """Plan the decision of the player to move in ``game`` (a solo game) with
-        random seed ``seed``.
+        """Forget the game (the kept tree, the planner's policy and plan)."""
+    def decide(self, game: Game, seed: Optional[int] = None) -> tuple[Optional[Action], Any]:
+        """The decision for the seat to move of ``game``: ``(action, stats)``,
+        drawing by the seed rule from ``seed`` (None: the game's). ``stats``
+        is None, a search's ``(root, pv, iterations, seconds, nodes, policy)``
+        or a plan's ``(root, plan, playouts, determinizations, seconds)``.
         """
-    def reset(self) -> None:
-        """Forget the warm policy and the kept plan."""
 
-def agent_spec_text(text: str) -> str:
-    """The canonical text of an agent spec: its settings that differ from the
-    defaults, each under its one name (``"mcts:time_limit=1"`` → ``"mcts:time=1"``).
+def agent_kinds() -> list[tuple[str, str, list[tuple[str, str, str, str]]]]:
+    """Every agent kind with its help and its settings (name, what it takes,
+    default, help): ``dragoncastle.agents.describe()``'s data.
     """
 def agent_text(agent: Any) -> str:
     """An agent's spec text: the text itself, or a built-in agent's ``spec``
     (``MCTSAgent(iterations=50)`` → ``"mcts:iterations=50"``). An agent
     holding a Python evaluator has none: its ``spec`` raises, and so does this.
     """
-def check_agents(agents: Sequence[Any], players: int) -> None:
+def check_agents(agents: Sequence[Any], players: int, person: bool = False) -> None:
     """The built-in agents among ``agents`` (those with a text form) can play a
-    table of ``players``, their models opened and checked: what every runner
-    checks before its first game, for ``dc.play``. Agents without a text form
-    (a Python evaluator, an agent of your own) are left to themselves.
+    table of ``players``, their models opened and checked, and none reads
+    the covered tiles where rivals or a ``person`` play: what every runner
+    checks before its first game, for ``dc.play`` and the web table. Agents
+    without a text form (a Python evaluator, an agent of your own) are left
+    to themselves; an exception raised by an agent's ``spec`` propagates.
     """
 def check_run(n_games: Any, seed: Any = 0, threads: Any = None) -> None:
     """The checks of a run's size, seed and threads, for runners that do not
     start in Rust (the arena over Ray): the same errors as every runner's.
-    """
-def agent_spec(text: str) -> tuple[str, dict[str, Any]]:
-    """The parameters of an agent spec such as ``"mcts:iterations=2000,c=0.3"``,
-    checked by the same parser the arena uses: ``(name, {parameter: value})``.
-    ``exploration`` is None unless the spec sets it.
     """
 @final
 class Network:
@@ -765,7 +736,7 @@ def network_features(observations: np.ndarray) -> tuple[np.ndarray, np.ndarray, 
     ``int64``, ``float32``); ``NETWORK_FEATURES`` columns.
     """
 def selfplay(
-    agent: MCTS,
+    agent: Player,
     n_games: int,
     *,
     players: int = 2,

@@ -8,24 +8,18 @@ from typing import Any
 
 from . import _core
 
-#: The strongest measured solo agent, the default of ``dragoncastle solo`` (``docs/plan.md``).
-SOLO_DEFAULT = "plan:time=1,level=2,iterations=30,aggregate=follow,warm=true"
+#: The strongest agent measured for solo games at one second per decision:
+#: what ``dragoncastle solo`` plays (``docs/plan.md``). The spec ``plan``'s
+#: defaults are that planner.
+SOLO_DEFAULT = "plan:time=1"
+#: The strongest agent measured for games with rivals at one second per
+#: decision: what ``dragoncastle play`` and the web table offer first (``docs/search.md``).
+RIVAL_DEFAULT = "mcts:time=1"
 #: The oracle of ``dragoncastle solo --oracle``: the planner on the true deal (``docs/plan.md``).
 ORACLE = "plan:oracle=true,level=3,iterations=80,time=20"
 
 __all__ = ["RandomAgent", "GreedyAgent", "DragonOfIngenuity", "MCTSAgent", "SearchResult", "PlannerAgent", "PlanResult",
-           "from_spec"]
-
-
-#: Settings that are on or off; every other setting is a number or a name, never a bool.
-_FLAGS = {"reuse_tree", "determinize", "priors", "warm", "keep", "prune", "oracle"}
-
-
-def _check_kinds(settings: dict[str, Any]) -> None:
-    """A bool is an int to Python, but ``exploration=True`` is a mistake: refused."""
-    for key, value in settings.items():
-        if isinstance(value, bool) and key not in _FLAGS:
-            raise ValueError(f"{key} is a number, not {value}")
+           "from_spec", "describe", "SOLO_DEFAULT", "RIVAL_DEFAULT", "ORACLE"]
 
 
 def _check_seed(seed: Any) -> None:
@@ -33,78 +27,108 @@ def _check_seed(seed: Any) -> None:
         raise ValueError("seed must be an integer in 0..2**64 or None")
 
 
-class _Simple:
-    """What the agents without settings share: equal when of one kind."""
+class _Builtin:
+    """What every built-in agent shares: a player in Rust that makes its
+    decisions by the seed rule (``docs/agents.md``), its spec and settings.
 
-    spec: str
+    ``seed=None`` draws decision ``d`` of seat ``i`` from the game's seed, as
+    every runner does, so ``agent.act`` in a loop plays what ``dc.arena``
+    plays; ``seed=s`` puts ``s`` in the game seed's place.
+    """
+
+    _player: Any
+    seed: int | None = None
+
+    @property
+    def spec(self) -> str:
+        """The agent as spec text; :func:`from_spec` turns it back into an equal agent."""
+        text = self._player.spec
+        if text is None:
+            raise ValueError("an MCTSAgent holding a Python evaluator has no spec text: run it with dc.play, "
+                             "or give the network as a weights file (model=...)")
+        return str(text)
+
+    @property
+    def settings(self) -> dict[str, Any]:
+        """Every setting's value by its one name (``dragoncastle agents`` lists them)."""
+        return dict(self._player.settings())
+
+    @property
+    def reads_hidden(self) -> bool:
+        """Whether the agent reads the covered tiles (analysis only: runners with rivals or a person refuse it)."""
+        return bool(self._player.reads_hidden)
+
+    def reset(self) -> None:
+        """Forget the game (a kept tree, the planner's policy); a new game does this by itself."""
+        self._player.reset()
+
+    def _decide(self, game: Any) -> tuple[Any, Any]:
+        if not isinstance(game, _core.Game):
+            raise TypeError(f"{type(self).__name__} decides in Rust and needs a dragoncastle.Game, not a reference game")
+        return self._player.decide(game, self.seed)
+
+    def act(self, game: Any) -> Any:
+        """The agent's decision for the seat to move of ``game``."""
+        return self._decide(game)[0]
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self)
+        if not isinstance(other, _Builtin) or self._player.spec is None or other._player.spec is None:
+            return self is other
+        return bool(self._player.spec == other._player.spec)
 
     def __hash__(self) -> int:
-        return hash(type(self))
+        return hash(self._player.spec) if self._player.spec is not None else id(self)
+
+    def __repr__(self) -> str:
+        return f"from_spec({self._player.spec!r})"
 
 
-class RandomAgent(_Simple):
-    """Uniformly random legal actions from its own seeded generator.
+class RandomAgent(_Builtin):
+    """Uniformly random legal actions, drawn by the seed rule.
 
-    Engine-agnostic: it only uses ``legal_actions()``.
+    With the reference engine's game it draws from its own seeded Python generator.
 
     >>> import dragoncastle as dc
     >>> g = dc.Game(players=2, seed=3)
-    >>> a = RandomAgent(seed=0).act(g)
-    >>> a in g.legal_actions()
-    True
+    >>> a = RandomAgent().act(g)
+    >>> a in g.legal_actions(), a == dc.play(dc.Game(players=2, seed=3), ["random"] * 2).actions[0]
+    (True, True)
     """
 
-    spec = "random"
-
     def __init__(self, seed: int | None = None) -> None:
-        self.rng = random.Random(seed)
+        _check_seed(seed)
+        self._player, self.seed = _core.Player.parse("random"), seed
+        self._rng = random.Random(seed)
 
     def act(self, game: Any) -> Any:
         """A legal action of ``game`` drawn uniformly at random."""
-        return self.rng.choice(game.legal_actions())
+        if isinstance(game, _core.Game):
+            return self._decide(game)[0]
+        return self._rng.choice(game.legal_actions())
 
-    def __repr__(self) -> str:
-        return "RandomAgent()"
 
-
-class GreedyAgent(_Simple):
+class GreedyAgent(_Builtin):
     """One decision of look-ahead with a fixed heuristic (``docs/agents.md``).
 
     It values a position as the mover's score, plus progress towards sets
     (each face-up group of one type: 0.2 for 1 tile, 0.7 for 2, 1.5 for 3),
     plus 0.8 per Shrine in the pool up to 2, plus tiles in hand (1.0 if the
     Realm already shows that type, else 0.6), and picks the legal action with
-    the best value after it; ties are broken at random. The evaluation runs in
-    Rust.
+    the best value after it; ties are broken by the seed rule. The
+    evaluation runs in Rust.
 
     >>> import dragoncastle as dc
     >>> g = dc.Game(players=2, seed=3)
-    >>> GreedyAgent(seed=0).act(g) in g.legal_actions()
+    >>> GreedyAgent().act(g) in g.legal_actions()
     True
     """
 
-    spec = "greedy"
-
     def __init__(self, seed: int | None = None) -> None:
-        self.rng = random.Random(seed)
-
-    def act(self, game: _core.Game) -> _core.Action:
-        """The legal action with the best heuristic value (``dragoncastle.Game`` only)."""
-        if not isinstance(game, _core.Game):
-            raise TypeError("GreedyAgent evaluates in Rust and needs a dragoncastle.Game, not a reference game")
-        action = _core.greedy_action(game, self.rng.getrandbits(64))
-        if action is None:
-            raise ValueError("the game is over: there is no action to choose")
-        return action
-
-    def __repr__(self) -> str:
-        return "GreedyAgent()"
+        _check_seed(seed)
+        self._player, self.seed = _core.Player.parse("greedy"), seed
 
 
-class DragonOfIngenuity(_Simple):
+class DragonOfIngenuity(_Builtin):
     """The solo game's automatic opponent as an agent, for any seat (docs/solo.md).
 
     A pure function of the visible state: Summon as soon as allowed; else the
@@ -120,7 +144,8 @@ class DragonOfIngenuity(_Simple):
     True
     """
 
-    spec = "dragon"
+    def __init__(self) -> None:
+        self._player = _core.Player.parse("dragon")
 
     def act(self, game: Any) -> Any:
         """The Dragon of Ingenuity's choice for the seat to move (``game.dragon_action()``)."""
@@ -128,9 +153,6 @@ class DragonOfIngenuity(_Simple):
         if action is None:
             raise ValueError("the game is over: there is no action to choose")
         return action
-
-    def __repr__(self) -> str:
-        return "DragonOfIngenuity()"
 
 
 @dataclass(frozen=True)
@@ -161,7 +183,7 @@ class SearchResult:
         return self.iterations / self.seconds if self.seconds > 0 else 0.0
 
 
-class MCTSAgent:
+class MCTSAgent(_Builtin):
     """Information-set MCTS in Rust (``docs/search.md``), with the GIL released.
 
     Every iteration starts from a fresh determinization of the position for
@@ -170,11 +192,13 @@ class MCTSAgent:
     Budgets: ``iterations`` and/or ``time_limit`` in seconds, whichever comes
     first (1000 iterations if neither is given). ``threads=k`` runs k
     root-parallel trees (the iterations are shared among them) and merges
-    their root visit counts. With ``threads=1`` and a ``seed`` the same
-    position always gives the same result; ``seed=None`` draws a fresh seed
-    for every search.
+    their root visit counts. Its draws follow the seed rule of every runner
+    (``docs/agents.md``): with ``threads=1`` and an iteration budget the
+    same decision of the same game always gives the same result, the one
+    ``dc.arena`` plays; ``seed=s`` puts ``s`` in the game seed's place.
 
-    Tuning (keywords): ``exploration`` (UCT constant; default 0.5 with
+    Settings (keywords, as in the spec; ``dragoncastle agents`` lists them
+    with their ranges): ``exploration`` (UCT constant; default 0.5 with
     ``reward="win"``, 0.05 with ``"margin"`` and in solo), ``reward``
     (``"win"`` or ``"margin"``; solo always maximises the score / 100),
     ``rollout`` (``"tuned"``, ``"greedy"`` or ``"random"``), ``epsilon``
@@ -251,101 +275,44 @@ class MCTSAgent:
     """
 
     def __init__(self, iterations: int | None = None, time_limit: float | None = None, threads: int = 1,
-                 seed: int | None = None, **tuning: Any) -> None:
-        unknown = set(tuning) - _TUNING
-        if unknown:
-            raise TypeError(f"unknown MCTS parameter(s): {', '.join(sorted(unknown))} (known: {', '.join(sorted(_TUNING))})")
+                 seed: int | None = None, *, evaluator: Any = None, batch_size: int | None = None,
+                 **tuning: Any) -> None:
         _check_seed(seed)
-        _check_kinds({"iterations": iterations, "time_limit": time_limit, "threads": threads, **tuning})
-        if tuning.get("model") is not None and (not isinstance(tuning["model"], str) or not tuning["model"].strip()):
-            raise ValueError(f"model is the path of a weights file or 'builtin'; got {tuning['model']!r}")
-        self._mcts = _core.MCTS(iterations, time_limit, threads, **tuning)
-        self.iterations, self.time_limit, self.threads, self.seed = iterations, time_limit, threads, seed
-        self.tuning = dict(tuning)
-        self._fresh = random.Random()
-
-    @property
-    def spec(self) -> str:
-        """The agent as spec text (``mcts:iterations=200,...``: the settings
-        given), which :func:`from_spec` turns back into an equal agent. An
-        agent holding a Python ``evaluator`` has none (``ValueError``).
-
-        >>> MCTSAgent(iterations=200, exploration=0.3).spec
-        'mcts:iterations=200,exploration=0.3'
-        >>> from_spec("mcts:iterations=200,c=0.3") == MCTSAgent(iterations=200, exploration=0.3)
-        True
-        """
-        if self.tuning.get("evaluator") is not None or self.tuning.get("batch_size") is not None:
-            raise ValueError("an MCTSAgent holding a Python evaluator has no spec text: run it with dc.play, "
-                             "or give the network as a weights file (model=...)")
-        return _spec_text("mcts", {"iterations": self.iterations, "time": self.time_limit,
-                                   "threads": None if self.threads == 1 else self.threads, **self.tuning})
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, MCTSAgent):
-            return False
-        if self.tuning.get("evaluator") is not None or other.tuning.get("evaluator") is not None:
-            return self is other  # a Python evaluator has no text to compare
-        return _settings(self) == _settings(other)
-
-    def __hash__(self) -> int:
-        return id(self) if self.tuning.get("evaluator") is not None else hash(_core.agent_spec_text(self.spec))
+        given = {"iterations": iterations, "time": time_limit, "threads": threads, **tuning}
+        given = {k: v for k, v in given.items() if v is not None or k in tuning}
+        self._player = _core.Player("mcts", given, evaluator, batch_size)
+        self.seed = seed
+        self.evaluator = evaluator
 
     def search(self, game: _core.Game) -> SearchResult:
         """Search the position for the player to move and report the root statistics."""
         if not isinstance(game, _core.Game):
             raise TypeError("MCTSAgent searches in Rust and needs a dragoncastle.Game; "
                             "dragoncastle.reference.agents.MCTSAgent searches any game in Python")
-        seed = self.seed if self.seed is not None else self._fresh.getrandbits(64)
-        best, root, pv, iterations, seconds, nodes, policy = self._mcts.search(game, seed)
-        if best is None:  # the core returns a move for every running game
-            raise ValueError("no legal action to choose")
-        return SearchResult(
-            action=best,
-            visits={a: n for a, n, _ in root},
-            values={a: v for a, _, v in root},
-            pv=list(pv),
-            iterations=iterations,
-            seconds=seconds,
-            nodes=nodes,
-            policy=policy,
-        )
+        best, (root, pv, iterations, seconds, nodes, policy) = self._decide(game)
+        return SearchResult(action=best, visits={a: n for a, n, _ in root}, values={a: v for a, _, v in root},
+                            pv=list(pv), iterations=iterations, seconds=seconds, nodes=nodes, policy=policy)
 
     def act(self, game: _core.Game) -> _core.Action:
         """The most visited root action of a :meth:`search` of ``game``."""
         return self.search(game).action
-
-    def reset(self) -> None:
-        """Forget the tree kept for ``reuse_tree`` (call it between games)."""
-        self._mcts.reset()
-
-    def __repr__(self) -> str:
-        parts = [f"{k}={v!r}" for k, v in (("iterations", self.iterations), ("time_limit", self.time_limit)) if v is not None]
-        if self.threads != 1:
-            parts.append(f"threads={self.threads}")
-        parts += [f"{k}={getattr(v, '__name__', v)!r}" if k == "evaluator" else f"{k}={v!r}" for k, v in self.tuning.items()]
-        return f"MCTSAgent({', '.join(parts)})"
 
 
 @dataclass(frozen=True)
 class PlanResult:
     """What :meth:`PlannerAgent.plan` found.
 
-    For each legal action: ``tried`` (determinizations where a search ran
-    after it), ``values`` (the mean over them of the best score the search
-    reached), ``votes`` (determinizations where it reached the best score of
-    all actions) and ``best`` (the best score reached anywhere). ``plan`` is
-    the best sequence found after the chosen action, the action first. With
-    ``aggregate="follow"`` no search runs after an action: ``tried`` and
-    ``votes`` both count the determinizations whose plan began with it,
-    ``values`` and ``best`` are those plans' mean and best scores, and
-    ``plan`` is the action alone.
+    For each legal action: ``tried`` (the searches that count for it: in
+    mode ``follow`` and ``oracle`` the plans that began with it, in mode
+    ``mean`` the determinizations where a search ran after it), ``values``
+    (their mean score) and ``best`` (their best). ``plan`` is the best
+    sequence found after the chosen action, the action first (in mode
+    ``follow``, the action alone).
     """
 
     action: _core.Action
     values: dict[_core.Action, float]
     tried: dict[_core.Action, int]
-    votes: dict[_core.Action, int]
     best: dict[_core.Action, float]
     plan: list[_core.Action]
     playouts: int
@@ -353,159 +320,102 @@ class PlanResult:
     seconds: float
 
 
-class PlannerAgent:
+class PlannerAgent(_Builtin):
     """The solo planner (``docs/plan.md``): nested rollout policy adaptation
     with the rollout policy's move values as its bias (GNRPA), over
     determinizations of the hidden tiles, in Rust with the GIL released.
 
-    At every decision it draws determinizations of the position (the covered
-    tiles re-dealt from what the player knows) and, in each, runs a nested
-    search after each legal action; the action whose searches reached the best
-    mean score is played. Budgets: ``time_limit`` (seconds per decision) and/or
-    ``playouts``, whichever comes first (one second if neither is given);
-    with a playout budget and a ``seed`` a decision does not depend on the
-    clock or on ``threads``. It plays solo games only (``ValueError`` with
-    rivals) and never activates a Spirit.
+    Its defaults are the strongest planner measured, what ``dragoncastle
+    solo`` plays (``SOLO_DEFAULT``, ``plan:time=1``): nested searches from
+    the position, each on a determinization of its own, all adapting one
+    shared policy that goes on from decision to decision; the move is the
+    first of most plans. Budgets: ``time_limit`` (seconds per decision)
+    and/or ``playouts``, whichever comes first (one second if neither is
+    given); with a playout budget a decision does not depend on the clock.
+    It plays solo games only (``ValueError`` with rivals) and never
+    activates a Spirit.
 
-    Tuning (keywords, as in the spec ``plan:time=1,level=1,...``): ``level``
-    and ``iterations`` (the nested search after each action: ``iterations **
-    level`` playouts), ``alpha`` (adaptation step), ``temperature`` (the
-    bias's; ``float("inf")`` for plain NRPA), ``aggregate`` (``"mean"``,
-    ``"vote"``, ``"best"``, or ``"follow"``: no search after each action, but
-    one policy shared by the determinizations, each search on its own
-    determinization and the action the first of most of their plans; on one
-    thread, without ``keep`` or ``prune``), ``warm`` (start each decision's searches from
-    the policy of the last decision's plan), ``keep`` (begin each search with
-    the plan kept from the last decision when it is legal there), ``prune``
-    (successive halving: after rounds of 1, 1, 2, 4, ... determinizations only
-    the better half of the actions is searched on), ``oracle``
-    (plan on the true deal, reading the hidden tiles: analysis only).
+    Settings (keywords, as in the spec; ``dragoncastle agents`` lists them
+    with their ranges): ``mode`` (``"follow"``, ``"mean"``: a search after
+    each legal move, the best mean; ``"oracle"``, also ``oracle=True``:
+    plans on the true deal, analysis only), ``level`` and ``iterations``
+    (``iterations ** level`` playouts a search), ``alpha``,
+    ``temperature`` (the bias's; ``float("inf")`` for plain NRPA),
+    ``warm`` (follow), ``threads`` (mean and oracle).
 
     >>> import dragoncastle as dc
     >>> g = dc.Game(players=1, seed=3)
-    >>> agent = PlannerAgent(playouts=3000, seed=1, iterations=20)
+    >>> agent = PlannerAgent(playouts=3000, iterations=20)
     >>> r = agent.plan(g)
     >>> r.action in g.legal_actions(), r.playouts >= 3000, r.plan[0] == r.action
     (True, True, True)
     >>> agent.spec
     'plan:playouts=3000,iterations=20'
-    >>> from_spec(agent.spec).spec == agent.spec
+    >>> from_spec(agent.spec) == agent
     True
     """
 
     def __init__(self, time_limit: float | None = None, playouts: int | None = None, threads: int = 1,
                  seed: int | None = None, **tuning: Any) -> None:
-        unknown = set(tuning) - _PLAN_TUNING
-        if unknown:
-            raise TypeError(f"unknown planner parameter(s): {', '.join(sorted(unknown))} "
-                            f"(known: {', '.join(sorted(_PLAN_TUNING))})")
         _check_seed(seed)
-        _check_kinds({"time_limit": time_limit, "playouts": playouts, "threads": threads, **tuning})
-        self.spec = _spec_text("plan", {"time": time_limit, "playouts": playouts,
-                                        "threads": None if threads == 1 else threads, **tuning})
-        self._planner = _core.Planner(self.spec)
-        self.time_limit, self.playouts, self.threads, self.seed = time_limit, playouts, threads, seed
-        self.tuning = dict(tuning)
-        self._fresh = random.Random()
+        given = {"time": time_limit, "playouts": playouts, "threads": threads, **tuning}
+        self._player = _core.Player("plan", {k: v for k, v in given.items() if v is not None or k in tuning})
+        self.seed = seed
 
     def plan(self, game: _core.Game) -> PlanResult:
         """Plan the decision of the player to move and report what each action got."""
         if not isinstance(game, _core.Game):
             raise TypeError("PlannerAgent plans in Rust and needs a dragoncastle.Game")
-        seed = self.seed if self.seed is not None else self._fresh.getrandbits(64)
-        best, root, plan, playouts, determinizations, seconds = self._planner.plan(game, seed)
-        if best is None:  # the core returns a move for every running game
-            raise ValueError("no legal action to choose")
-        return PlanResult(action=best, values={a: m for a, _, m, _, _ in root}, tried={a: t for a, t, _, _, _ in root},
-                          votes={a: v for a, _, _, v, _ in root}, best={a: b for a, _, _, _, b in root}, plan=list(plan),
-                          playouts=playouts, determinizations=determinizations, seconds=seconds)
+        best, (root, plan, playouts, determinizations, seconds) = self._decide(game)
+        return PlanResult(action=best, values={a: m for a, _, m, _ in root}, tried={a: t for a, t, _, _ in root},
+                          best={a: b for a, _, _, b in root}, plan=list(plan), playouts=playouts,
+                          determinizations=determinizations, seconds=seconds)
 
     def act(self, game: _core.Game) -> _core.Action:
         """The action :meth:`plan` chooses."""
         return self.plan(game).action
 
-    def reset(self) -> None:
-        """Forget the warm policy and the kept plan (call it between games)."""
-        self._planner.reset()
 
-    def __repr__(self) -> str:
-        return f"from_spec({self.spec!r})"
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, PlannerAgent) and _settings(self) == _settings(other)
-
-    def __hash__(self) -> int:
-        return hash(_core.agent_spec_text(self.spec))
-
-
-_PLAN_TUNING = {"level", "iterations", "alpha", "temperature", "aggregate", "warm", "keep", "prune", "oracle"}
-
-
-_TUNING = {"exploration", "reward", "rollout", "epsilon", "rollout_depth", "reuse_tree", "reuse_weight", "determinize",
-           "max_nodes", "widening", "model", "priors", "evaluator", "batch_size", "rollout_weight", "noise", "temperature",
-           "cutoff"}
+_KINDS = {"random": RandomAgent, "greedy": GreedyAgent, "dragon": DragonOfIngenuity, "mcts": MCTSAgent,
+          "plan": PlannerAgent}
 
 
 def from_spec(spec: str, seed: int | None = None) -> Any:
     """An agent from its text spec, as the command line and :func:`dragoncastle.arena` take them:
-    ``random``, ``greedy``, ``dragon``, ``mcts:iterations=2000,c=0.3`` (``docs/agents.md``).
+    ``random``, ``greedy``, ``dragon``, ``mcts:iterations=2000,c=0.3``, ``plan:time=1`` (``docs/agents.md``).
 
     >>> from_spec("mcts:iterations=50,rollout=random")
-    MCTSAgent(iterations=50, rollout='random')
-    >>> from_spec("mcts:iterations=50,c=0.3").spec
-    'mcts:iterations=50,exploration=0.3'
+    from_spec('mcts:iterations=50,rollout=random')
+    >>> from_spec("mcts:iterations=50,exploration=0.3").spec
+    'mcts:iterations=50,c=0.3'
     """
     if not isinstance(spec, str):
         raise TypeError(f"from_spec reads spec text (\"greedy\", \"mcts:time=1\"); got a {type(spec).__name__}")
     _check_seed(seed)
-    name, params = _core.agent_spec(spec)
-    if name == "random":
-        return RandomAgent(seed)
-    if name == "greedy":
-        return GreedyAgent(seed)
-    if name == "dragon":
-        return DragonOfIngenuity()
-    if name == "plan":
-        return PlannerAgent(seed=seed, **_given(spec, params))
-    return MCTSAgent(seed=seed, **_given(spec, params))
+    player = _core.Player.parse(spec)
+    agent = _KINDS[player.kind].__new__(_KINDS[player.kind])
+    agent._player, agent.seed = player, seed
+    if isinstance(agent, RandomAgent):
+        agent._rng = random.Random(seed)
+    if isinstance(agent, MCTSAgent):
+        agent.evaluator = None
+    return agent
 
 
-#: Spec keys under the agents' keyword names (the spec's other spellings).
-_KEYWORD = {"time": "time_limit", "tau": "temperature", "bias": "temperature", "c": "exploration",
-            "depth": "rollout_depth", "reuse": "reuse_tree", "lambda": "rollout_weight", "net_depth": "cutoff"}
+def describe() -> str:
+    """Every agent kind with each setting's name (other spellings), what it
+    takes, its default and its help: the one table of settings per kind
+    that the spec parser, the canonical text, the keywords of
+    :class:`MCTSAgent` and :class:`PlannerAgent` and ``agent.settings`` read.
 
-
-def _given(spec: str, params: dict[str, Any]) -> dict[str, Any]:
-    """The settings a spec names, under the agent's keyword names (the rest
-    stay the defaults, so the agent's spec reads as the one given)."""
-    keys = [k.strip() for k, _, _ in (kv.partition("=") for kv in spec.partition(":")[2].split(",")) if k.strip()]
-    return {_KEYWORD.get(k, k): params[_KEYWORD.get(k, k)] for k in keys}
-
-
-def _spec_text(name: str, given: dict[str, Any]) -> str:
-    """``name:key=value,...`` for the settings given (None: left out), each
-    value written as the spec parser reads it back unchanged."""
-    parts = []
-    for key, value in given.items():
-        if value is None and key != "widening":
-            continue
-        if value is None:
-            value = "none"
-        elif isinstance(value, bool):
-            value = str(value).lower()
-        elif isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
-            value = int(value)  # time=1, as it is written
-        elif isinstance(value, tuple):
-            value = "/".join(repr(float(v)) for v in value)
-        elif isinstance(value, float):
-            value = repr(value)
-        text = str(value)
-        if any(c in text for c in ",=") or text != text.strip() or not text:
-            raise ValueError(f"{key}={text!r} cannot be written in a spec (no ',' or '=' in values, none empty)")
-        parts.append(f"{key}={text}")
-    return f"{name}:{','.join(parts)}" if parts else name
-
-
-def _settings(agent: Any) -> tuple[str, dict[str, Any]]:
-    """Every setting of a built-in agent, defaults included: agents are equal when these are."""
-    return _core.agent_spec(agent.spec)
+    >>> print(describe().splitlines()[0])
+    random: a uniformly random legal action
+    >>> "warm" in describe()
+    True
+    """
+    lines = []
+    for name, help_, settings in _core.agent_kinds():
+        lines.append(f"{name}: {help_}")
+        for setting, takes, default, text in settings:
+            lines.append(f"  {setting} = {default}  ({takes}): {text}")
+    return "\n".join(lines)

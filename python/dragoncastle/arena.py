@@ -30,7 +30,7 @@ def _same_agent(spec: str) -> str:
     """What identifies an agent: its spec's canonical text (``mcts:c=0.3`` and
     ``mcts:exploration=0.3`` are one agent); text that does not parse, itself."""
     try:
-        return _core.agent_spec_text(spec)
+        return str(_core.Player.parse(spec).spec)
     except ValueError:
         return spec
 

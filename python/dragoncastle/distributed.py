@@ -159,8 +159,8 @@ def local_copy(data: bytes, suffix: str = ".dcnet") -> str:
 def _model(spec: str) -> str | None:
     """The weights file an agent spec names (``model=PATH``), by the one spec
     parser; None for ``builtin`` (every installed copy has it) or no model."""
-    name, params = _core.agent_spec(spec)
-    model = params.get("model") if name == "mcts" else None
+    player = _core.Player.parse(spec)
+    model = player.settings().get("model") if player.kind == "mcts" else None
     return None if model in (None, "builtin") else model
 
 
@@ -180,11 +180,8 @@ def with_local_models(spec: str, files: dict[str, bytes]) -> str:
     >>> with_local_models("greedy", {}), with_local_models("mcts:model=builtin", {"x": b""})
     ('greedy', 'mcts:model=builtin')
     """
-    from .agents import from_spec
-
     model = _model(spec)
     if model is None or model not in files:
         return spec
-    agent = from_spec(spec)
-    agent.tuning["model"] = local_path(model, files)
-    return str(agent.spec)
+    settings = {**_core.Player.parse(spec).settings(), "model": local_path(model, files)}
+    return str(_core.Player("mcts", settings).spec)

@@ -84,5 +84,5 @@ def selfplay(agent: MCTSAgent | str, n_games: int, *, players: int = 2, seed: in
         if not (0 <= share <= 1) or isinstance(k, bool) or not isinstance(k, int) or k < 1:
             raise ValueError(f"children is (share in [0, 1], k >= 1); got {children!r}")
         children = (float(share), k)
-    return _core.selfplay(agent._mcts, n_games, players=players, seed=seed, threads=threads, spirits=spirits,
+    return _core.selfplay(agent._player, n_games, players=players, seed=seed, threads=threads, spirits=spirits,
                           dragons=dragons, layout=layout, rules=rules, progress=progress, children=children)

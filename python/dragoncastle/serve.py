@@ -97,11 +97,8 @@ def _bot(spec: Any, seat: int) -> Any:
         agent = from_spec(spec)
     except ValueError as e:
         raise TableError(422, f"seat {seat}: {e}") from None
-    name, params = _core.agent_spec(spec)
-    if name == "plan" and params["oracle"]:
-        raise TableError(422, f"seat {seat}: the oracle reads the hidden tiles; it never plays at a table")
-    if name in ("mcts", "plan"):
-        budget = params["time_limit"]
+    if agent.spec.partition(":")[0] in ("mcts", "plan"):
+        budget = agent.settings["time"]
         if budget is None or budget > MAX_BOT_SECONDS:
             raise TableError(422, f"seat {seat}: give the bot a time per move of at most {MAX_BOT_SECONDS:g} s "
                                   f"({name}:time=1)")
@@ -156,7 +153,8 @@ def new_table(body: Any) -> Table:
     if game.players != len(seats):
         raise TableError(422, f"the record has {game.players} players and seats names {len(seats)}")
     try:
-        _core.check_agents([a for a in agents if a is not None], game.players)
+        # A person plays here: the one check refuses an agent that reads the covered tiles.
+        _core.check_agents([a for a in agents if a is not None], game.players, True)
     except ValueError as e:
         raise TableError(422, str(e)) from None
     authors = _authors(game)

@@ -1,12 +1,16 @@
 //! Built-in policies that run inside Rust (playouts, the demo, benchmarks).
 
 pub mod heuristic;
+pub mod player;
+pub mod settings;
 pub mod spec;
 
 use crate::action::{Action, ActionList};
 use crate::rng::SplitMix64;
 use crate::state::State;
 pub use heuristic::Weights;
+pub use player::{check_table, decision_rng, Agent, Player, Stats};
+pub use spec::AgentSpec;
 
 /// A uniformly random legal action; `None` when the game is over.
 #[inline]

@@ -1,35 +1,25 @@
-//! Built-in agents as text, and how they draw their random numbers: the one
-//! parser of agent specs (`random`, `greedy`, `dragon`,
-//! `mcts:iterations=2000,c=0.3`; `docs/agents.md`) behind the arena,
-//! playouts, self-play, the vectorized environment and the bindings, and the
-//! one seed rule of their decisions.
-//!
-//! Seed rule: decision `d` of the agent in seat `i` of the game dealt from
-//! seed `g` draws from [`decision_rng`]`(g, i, d)`, a function of those three
-//! numbers only; so a game's result never depends on the thread count, on
-//! which thread plays it, or on how a run is split into shards. (Batch
-//! playouts of `random` and `greedy`, where every seat plays the same fixed
-//! policy, draw from one stream per game instead, `rng::stream::PLAYOUT`:
-//! a fresh generator per decision would cost them a tenth of their speed.)
+//! Built-in agents as text: the one parser of agent specs (`random`,
+//! `greedy`, `dragon`, `mcts:iterations=2000,c=0.3`, `plan:time=1`;
+//! `docs/agents.md`), driven by one table of settings per agent kind
+//! ([`MCTS`], [`PLAN`]; `super::settings`), behind every runner and the
+//! bindings.
 
-use std::sync::atomic::AtomicBool;
-
-use crate::action::{Action, ActionList};
-use crate::agents::{greedy_action, random_action};
-use crate::error::Error;
 use std::sync::Arc;
 
+pub use super::player::{decision_rng, Agent};
+use super::settings::{self, Kind, Setting, Value};
+use crate::error::Error;
 use crate::eval::network::{Network, NetworkEval};
 use crate::eval::{LeafEval, Reward, Rollout, RolloutEval};
-use crate::plan::{pimc, Nested};
-use crate::rng::{stream, SplitMix64};
-use crate::search::{self, Config, EvalError, DEFAULT_ITERATIONS};
-use crate::state::State;
+use crate::limits::{MAX_THREADS, MAX_TIME_LIMIT};
+use crate::plan::pimc::{self, Mode};
+use crate::plan::{Nested, MAX_LEVEL};
+use crate::search::{self, Config, DEFAULT_ITERATIONS};
 
-/// A built-in agent as written, `name` or `name:key=value,...`
-/// (`mcts:iterations=2000,c=0.3`; `docs/agents.md`): every setting a typed
-/// field. Parsing is pure (a model path is kept, not opened: [`AgentSpec::load`]
-/// opens it), and the text round-trips: `parse(&s.to_string()) == s`.
+/// A built-in agent as written, `name` or `name:key=value,...`: every
+/// setting a typed field. Parsing is pure (a model path is kept, not opened:
+/// [`AgentSpec::load`] opens it), and the text round-trips:
+/// `parse(&s.to_string()) == s`.
 #[derive(Clone, Debug, PartialEq)]
 pub enum AgentSpec {
     /// A uniformly random legal action.
@@ -40,18 +30,23 @@ pub enum AgentSpec {
     Dragon,
     /// ISMCTS (`crate::search`).
     Mcts(MctsSpec),
-    /// The solo planner (`crate::plan`, `docs/plan.md`); with `determinize`
-    /// false it plans on the true deal (the oracle, for analysis only).
+    /// The solo planner (`crate::plan`, `docs/plan.md`).
     Plan(pimc::Config),
 }
 
-/// The settings of an `mcts` agent.
+/// The settings of an `mcts` agent, as the table [`MCTS`] reads and writes them.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MctsSpec {
-    /// Budgets and tuning of each decision's search (`exploration` unused: see below).
+    /// Budgets and tuning of each decision's search; `iterations` and
+    /// `time_limit` both `None` means [`DEFAULT_ITERATIONS`] (`exploration`
+    /// unused: see below).
     pub config: Config,
-    /// Rollouts: the reward, the rollout policy and its epsilon, the depth.
+    /// The reward and the rollouts' cut-off (the policy is `rollout`, `epsilon`).
     pub rollout: RolloutEval,
+    /// The rollout policy's name (`tuned`, `greedy`, `random`).
+    pub policy: &'static str,
+    /// Random actions in heuristic rollouts.
+    pub epsilon: f64,
     /// Keep the tree between the agent's moves.
     pub reuse: bool,
     /// The exploration constant; `None`: the default for the game played.
@@ -70,8 +65,10 @@ impl Default for MctsSpec {
     /// The spec `mcts`.
     fn default() -> Self {
         MctsSpec {
-            config: Config { iterations: Some(DEFAULT_ITERATIONS), ..Config::default() },
+            config: Config { iterations: None, ..Config::default() },
             rollout: RolloutEval::default(),
+            policy: RolloutEval::default().rollout.name().0,
+            epsilon: 0.0,
             reuse: search::DEFAULT_REUSE,
             exploration: None,
             model: None,
@@ -82,38 +79,112 @@ impl Default for MctsSpec {
     }
 }
 
-/// A built-in agent ready to play: an [`AgentSpec`] with its model loaded
-/// (what the runners play).
-#[derive(Clone, Debug, PartialEq)]
-#[allow(clippy::large_enum_variant)] // a handful per arena: size does not matter
-pub enum Agent {
-    /// A uniformly random legal action.
-    Random,
-    /// One decision of look-ahead with the greedy position value.
-    Greedy,
-    /// The Dragon of Ingenuity's priorities.
-    Dragon,
-    /// ISMCTS valuing leaves with `eval` (rollouts, or a network);
-    /// `config.seed` is ignored (each decision draws one by the seed rule).
-    /// `reuse` keeps the tree between the agent's moves. `exploration` is the
-    /// constant given in the spec; `None` takes the default for the game
-    /// played (solo or not), the reward and the evaluator.
-    Mcts {
-        /// Budgets and tuning of each decision's search.
-        config: Config,
-        /// How leaves are valued.
-        eval: LeafEval,
-        /// Keep the tree between the agent's moves.
-        reuse: bool,
-        /// The exploration constant of the spec; `None`: the default for the game.
-        exploration: Option<f64>,
-    },
-    /// The solo planner.
-    Plan {
-        /// Budgets and shape of each decision.
-        config: pimc::Config,
-    },
+/// The spec `plan`: the strongest planner measured, what `dragoncastle
+/// solo` plays (`docs/plan.md`); without a budget, one second per decision.
+pub const PLAN_DEFAULT: pimc::Config = pimc::Config {
+    nested: Nested { level: 2, iterations: 30, alpha: 1.0, temperature: 0.25 },
+    playouts: None,
+    time_limit: None,
+    threads: 1,
+    mode: Mode::Follow,
+    warm: None,
+};
+
+/// Seconds per decision of a plan given no budget.
+pub const PLAN_SECONDS: f64 = 1.0;
+
+fn opt_num(v: Option<f64>) -> Value {
+    v.map_or(Value::None, Value::Number)
 }
+fn opt_whole(v: Option<u64>) -> Value {
+    v.map_or(Value::None, Value::Whole)
+}
+fn num(v: Value) -> Option<f64> {
+    match v {
+        Value::Number(x) => Some(x),
+        _ => None,
+    }
+}
+fn whole(v: Value) -> Option<u64> {
+    match v {
+        Value::Whole(n) => Some(n),
+        _ => None,
+    }
+}
+fn flag(v: Value) -> bool {
+    v == Value::Flag(true)
+}
+fn text(v: Value) -> Option<String> {
+    match v {
+        Value::Text(t) => Some(t),
+        _ => None,
+    }
+}
+/// A name of `names` as the `'static` string the table holds.
+fn choice(names: &'static [&'static str], v: Value) -> &'static str {
+    let t = text(v).unwrap_or_default();
+    names.iter().find(|n| **n == t).copied().unwrap_or(names[0])
+}
+
+const TIME: Kind = Kind::Number { min: 0.0, max: MAX_TIME_LIMIT, open: true };
+const THREADS: Kind = Kind::Whole { min: 1, max: MAX_THREADS as u64 };
+const POSITIVE: Kind = Kind::Number { min: 0.0, max: f64::MAX, open: true };
+const NON_NEGATIVE: Kind = Kind::Number { min: 0.0, max: f64::MAX, open: false };
+const UNIT: Kind = Kind::Number { min: 0.0, max: 1.0, open: false };
+const REWARDS: &[&str] = &["win", "margin"];
+const ROLLOUTS: &[&str] = &["tuned", "greedy", "random"];
+const MODES: &[&str] = &["follow", "mean", "oracle"];
+
+/// The settings of `mcts` (`docs/search.md` says what each does).
+pub const MCTS: &[Setting<MctsSpec>] = &[
+    Setting { name: "iterations", aliases: &[], kind: Kind::Whole { min: 1, max: u64::MAX }, optional: true, help: "iterations per decision (1000 when no time is given either)", get: |m| opt_whole(m.config.iterations), set: |m, v| m.config.iterations = whole(v) },
+    Setting { name: "time", aliases: &["time_limit"], kind: TIME, optional: true, help: "seconds per decision, whichever budget ends first", get: |m| opt_num(m.config.time_limit), set: |m, v| m.config.time_limit = num(v) },
+    Setting { name: "threads", aliases: &[], kind: THREADS, optional: false, help: "root-parallel trees sharing the iterations", get: |m| Value::Whole(m.config.threads as u64), set: |m, v| m.config.threads = whole(v).unwrap_or(1) as usize },
+    Setting { name: "c", aliases: &["exploration"], kind: NON_NEGATIVE, optional: true, help: "the exploration constant (none: 0.5 with win, 0.05 with margin and in solo, 1 with a network's priors)", get: |m| opt_num(m.exploration), set: |m, v| m.exploration = num(v) },
+    Setting { name: "reward", aliases: &[], kind: Kind::Choice(REWARDS), optional: false, help: "what a rollout's end is worth: a win, or the score margin (solo: the score)", get: |m| Value::Text(m.rollout.reward.name().into()), set: |m, v| m.rollout.reward = if choice(REWARDS, v) == "margin" { Reward::Margin } else { Reward::Win } },
+    Setting { name: "rollout", aliases: &[], kind: Kind::Choice(ROLLOUTS), optional: false, help: "the rollout policy", get: |m| Value::Text(m.policy.into()), set: |m, v| m.policy = choice(ROLLOUTS, v) },
+    Setting { name: "epsilon", aliases: &[], kind: UNIT, optional: false, help: "share of random actions in heuristic rollouts", get: |m| Value::Number(m.epsilon), set: |m, v| m.epsilon = num(v).unwrap_or(0.0) },
+    Setting { name: "depth", aliases: &["rollout_depth"], kind: Kind::Whole { min: 0, max: u32::MAX as u64 }, optional: true, help: "cut rollouts after so many decisions and value the position (none: play to the end)", get: |m| opt_whole(m.rollout.depth.map(u64::from)), set: |m, v| m.rollout.depth = whole(v).map(|d| d as u32) },
+    Setting { name: "reuse", aliases: &["reuse_tree"], kind: Kind::Flag, optional: false, help: "keep the tree between the agent's moves", get: |m| Value::Flag(m.reuse), set: |m, v| m.reuse = flag(v) },
+    Setting { name: "reuse_weight", aliases: &[], kind: Kind::Number { min: 0.0, max: 1.0, open: true }, optional: false, help: "the weight of a kept tree's statistics", get: |m| Value::Number(m.config.reuse_weight), set: |m, v| m.config.reuse_weight = num(v).unwrap_or(1.0) },
+    Setting { name: "max_nodes", aliases: &[], kind: Kind::Whole { min: search::MIN_NODES as u64, max: search::MAX_NODES as u64 }, optional: false, help: "nodes per tree; past it iterations only evaluate", get: |m| Value::Whole(m.config.max_nodes as u64), set: |m, v| m.config.max_nodes = whole(v).unwrap_or(0) as usize },
+    Setting { name: "widening", aliases: &[], kind: POSITIVE, optional: true, help: "progressive widening's constant (none: every legal move)", get: |m| opt_num(m.config.widening), set: |m, v| m.config.widening = num(v) },
+    Setting { name: "determinize", aliases: &[], kind: Kind::Flag, optional: false, help: "search determinizations; false searches the true deal (reads hidden tiles: analysis only)", get: |m| Value::Flag(m.config.determinize), set: |m, v| m.config.determinize = flag(v) },
+    Setting { name: "temperature", aliases: &["tau"], kind: NON_NEGATIVE, optional: false, help: "0 plays the most visited move; t > 0 draws by visits^(1/t) (self-play)", get: |m| Value::Number(m.config.temperature), set: |m, v| m.config.temperature = num(v).unwrap_or(0.0) },
+    Setting { name: "noise", aliases: &[], kind: Kind::Pair, optional: true, help: "Dirichlet noise on the root's priors, alpha/fraction (self-play)", get: |m| m.config.noise.map_or(Value::None, |(a, f)| Value::Pair(a, f)), set: |m, v| m.config.noise = if let Value::Pair(a, f) = v { Some((a, f)) } else { None } },
+    Setting { name: "model", aliases: &[], kind: Kind::Path, optional: true, help: "a weights file of dragoncastle train, or builtin: leaves valued by that network", get: |m| m.model.clone().map_or(Value::None, Value::Text), set: |m, v| m.model = text(v) },
+    Setting { name: "rollout_weight", aliases: &["lambda"], kind: UNIT, optional: true, help: "with a model: the rollouts' weight in a leaf's value (none: as trained)", get: |m| opt_num(m.rollout_weight), set: |m, v| m.rollout_weight = num(v) },
+    Setting { name: "priors", aliases: &[], kind: Kind::Flag, optional: true, help: "with a model: select by its priors (none: as trained)", get: |m| m.priors.map_or(Value::None, Value::Flag), set: |m, v| m.priors = if v == Value::None { None } else { Some(flag(v)) } },
+    Setting { name: "cutoff", aliases: &["net_depth"], kind: Kind::Whole { min: 0, max: u32::MAX as u64 }, optional: true, help: "with a model: value a leaf this many rollout decisions later", get: |m| opt_whole(m.cutoff.map(u64::from)), set: |m, v| m.cutoff = whole(v).map(|d| d as u32) },
+];
+
+/// The settings of `plan` (`docs/plan.md` says what each does).
+pub const PLAN: &[Setting<pimc::Config>] = &[
+    Setting { name: "time", aliases: &["time_limit"], kind: TIME, optional: true, help: "seconds per decision, whichever budget ends first (1 when no playouts are given either)", get: |c| opt_num(c.time_limit), set: |c, v| c.time_limit = num(v) },
+    Setting { name: "playouts", aliases: &[], kind: Kind::Whole { min: 1, max: u64::MAX }, optional: true, help: "playouts per decision", get: |c| opt_whole(c.playouts), set: |c, v| c.playouts = whole(v) },
+    Setting { name: "mode", aliases: &[], kind: Kind::Choice(MODES), optional: false, help: "follow: one policy shared by the determinizations; mean: each move searched apart; oracle: plans on the true deal (reads hidden tiles: analysis only)", get: |c| Value::Text(c.mode.name().into()), set: |c, v| {
+        let name = choice(MODES, v);
+        c.mode = Mode::ALL[MODES.iter().position(|m| *m == name).unwrap_or(0)];
+    } },
+    Setting { name: "threads", aliases: &[], kind: THREADS, optional: false, help: "threads sharing the searches (mean and oracle; follow plans on one)", get: |c| Value::Whole(c.threads as u64), set: |c, v| c.threads = whole(v).unwrap_or(1) as usize },
+    Setting { name: "level", aliases: &[], kind: Kind::Whole { min: 1, max: MAX_LEVEL as u64 }, optional: false, help: "nesting level of each search", get: |c| Value::Whole(c.nested.level.into()), set: |c, v| c.nested.level = whole(v).unwrap_or(1) as u32 },
+    Setting { name: "iterations", aliases: &[], kind: Kind::Whole { min: 1, max: u32::MAX as u64 }, optional: false, help: "searches of the level below per level (iterations^level playouts a search)", get: |c| Value::Whole(c.nested.iterations.into()), set: |c, v| c.nested.iterations = whole(v).unwrap_or(1) as u32 },
+    Setting { name: "alpha", aliases: &[], kind: POSITIVE, optional: false, help: "the adaptation step", get: |c| Value::Number(c.nested.alpha), set: |c, v| c.nested.alpha = num(v).unwrap_or(1.0) },
+    Setting { name: "temperature", aliases: &["tau"], kind: Kind::Number { min: 0.0, max: f64::INFINITY, open: true }, optional: false, help: "the bias's temperature (inf: no bias, plain NRPA)", get: |c| Value::Number(c.nested.temperature), set: |c, v| c.nested.temperature = num(v).unwrap_or(1.0) },
+    Setting { name: "warm", aliases: &[], kind: Kind::Flag, optional: true, help: "follow: carry the shared policy to the next decision (none: on)", get: |c| c.warm.map_or(Value::None, Value::Flag), set: |c, v| c.warm = if v == Value::None { None } else { Some(flag(v)) } },
+];
+
+/// Spellings of a setting's value under another key: `oracle=true` is `mode=oracle`.
+const PLAN_FLAGS: &[(&str, &str, &str)] = &[("oracle", "mode", "oracle")];
+
+/// The agent kinds and what each is, in the order `dragoncastle agents` lists them.
+pub const KINDS: &[(&str, &str)] = &[
+    ("random", "a uniformly random legal action"),
+    ("greedy", "one decision of look-ahead with the greedy position value"),
+    ("dragon", "the Dragon of Ingenuity's priorities"),
+    ("mcts", "information-set MCTS with heuristic rollouts or a network"),
+    ("plan", "the solo planner: nested rollout policy adaptation over determinizations"),
+];
 
 impl AgentSpec {
     /// Parse a spec; nothing is opened or read.
@@ -124,317 +195,219 @@ impl AgentSpec {
     /// assert_eq!(s.to_string(), "mcts:time=0.5,c=0.3,model=builtin");
     /// assert_eq!(AgentSpec::parse(&s.to_string()).unwrap(), s);
     /// assert!(AgentSpec::parse("mcts:c=0.3,exploration=0.4").is_err()); // one setting, two names
+    /// assert_eq!(AgentSpec::parse("plan:time=1").unwrap().to_string(), "plan:time=1");
     /// ```
     pub fn parse(text: &str) -> Result<AgentSpec, Error> {
-        let bad = |m: String| Error::Setup(format!("agent spec {text:?}: {m}"));
         let (name, params) = match text.split_once(':') {
             Some((n, p)) => (n.trim(), p.trim()),
             None => (text.trim(), ""),
         };
-        let pairs = pairs(params).map_err(bad)?;
-        let simple = |a: AgentSpec| if pairs.is_empty() { Ok(a) } else { Err(bad(format!("{name} takes no parameters"))) };
+        let pairs = pairs(params).map_err(|m| spec_error(text, m))?;
+        AgentSpec::from_pairs(name, &pairs, |s, v: &&str| s.read(v)).map_err(|m| spec_error(text, m))
+    }
+
+    /// The agent `name` with the settings `pairs` (a key and a value for
+    /// `read` to turn into a [`Value`]): what the parser and the Python
+    /// keywords share, so every entry point gives the same errors.
+    pub fn from_pairs<V>(name: &str, pairs: &[(&str, V)], read: impl Fn(&dyn Check, &V) -> Result<Value, String>) -> Result<AgentSpec, String> {
+        let simple = |a: AgentSpec| if pairs.is_empty() { Ok(a) } else { Err(format!("{name} takes no settings")) };
         match name {
             "random" => simple(AgentSpec::Random),
             "greedy" => simple(AgentSpec::Greedy),
             "dragon" => simple(AgentSpec::Dragon),
-            "mcts" => parse_mcts(&pairs).map(AgentSpec::Mcts).map_err(bad),
-            "plan" => parse_plan(&pairs).map(AgentSpec::Plan).map_err(bad),
-            _ => Err(bad(format!("unknown agent {name:?} (random, greedy, dragon, mcts, plan)"))),
+            "mcts" => {
+                let mut m = MctsSpec::default();
+                settings::assign(MCTS, name, pairs, &mut m, |s, v| read(s, v))?;
+                check_mcts(&m).map(|()| AgentSpec::Mcts(m))
+            }
+            "plan" => {
+                let mut c = PLAN_DEFAULT;
+                let pairs = plan_flags(pairs, &read)?;
+                settings::assign(PLAN, name, &pairs, &mut c, |s, v| match v {
+                    Pending::Given(value) => s.check(value).map(|()| value.clone()),
+                    Pending::Read(v) => read(s, v),
+                })?;
+                with_budget(c).check().map(|()| AgentSpec::Plan(c))
+            }
+            _ => Err(format!("unknown agent {name:?} ({})", KINDS.iter().map(|k| k.0).collect::<Vec<_>>().join(", "))),
         }
     }
 
-    /// The agent ready to play: its model file, if any, opened and checked.
+    /// The agent ready to play: its budget resolved, its model file, if any,
+    /// opened and checked.
     pub fn load(&self) -> Result<Agent, Error> {
         Ok(match self {
             AgentSpec::Random => Agent::Random,
             AgentSpec::Greedy => Agent::Greedy,
             AgentSpec::Dragon => Agent::Dragon,
-            AgentSpec::Plan(config) => Agent::Plan { config: *config },
+            AgentSpec::Plan(config) => Agent::Plan { config: with_budget(*config) },
             AgentSpec::Mcts(m) => {
+                let roll = m.rollout_eval();
                 let eval = match &m.model {
                     Some(path) => {
                         let net = load_model(path).map_err(|e| Error::Setup(format!("agent spec \"{self}\": {e}")))?;
-                        LeafEval::Network(NetworkEval::new(Arc::new(net), m.rollout, m.priors, m.rollout_weight, m.cutoff))
+                        LeafEval::Network(NetworkEval::new(Arc::new(net), roll, m.priors, m.rollout_weight, m.cutoff))
                     }
-                    None => LeafEval::Rollout(m.rollout),
+                    None => LeafEval::Rollout(roll),
                 };
-                let config = Config { exploration: m.exploration.unwrap_or_else(|| eval.default_exploration(false)), ..m.config };
+                let c = m.config;
+                let iterations = c.iterations.or(c.time_limit.is_none().then_some(DEFAULT_ITERATIONS));
+                let config = Config { iterations, exploration: m.exploration.unwrap_or_else(|| eval.default_exploration(false)), ..c };
                 Agent::Mcts { config, eval, reuse: m.reuse, exploration: m.exploration }
             }
         })
     }
-}
 
-impl Agent {
-    /// Parse `text` and load its model: [`AgentSpec::parse`] then [`AgentSpec::load`].
-    pub fn parse(text: &str) -> Result<Agent, Error> {
-        AgentSpec::parse(text)?.load()
-    }
-
-    /// Refuses a game of `players` this agent cannot play: a network trained
-    /// for solo games in a game with rivals (or the other way round), the
-    /// planner with rivals.
-    pub fn check_players(&self, players: usize) -> Result<(), String> {
+    /// Whether the agent reads what a player cannot see (the covered
+    /// tiles): `plan:mode=oracle` and `mcts:determinize=false`. Such an agent
+    /// is for analysis: [`check_table`] keeps it from a table with rivals
+    /// or a person.
+    pub fn reads_hidden(&self) -> bool {
         match self {
-            Agent::Mcts { eval: LeafEval::Network(n), .. } => n.check_players(players),
-            Agent::Plan { .. } if players != 1 => {
-                Err(format!("the planner (plan) plays solo games only; this game has {players} players (use mcts with rivals)"))
-            }
-            _ => Ok(()),
+            AgentSpec::Mcts(m) => !m.config.determinize,
+            AgentSpec::Plan(c) => c.mode == Mode::Oracle,
+            _ => false,
         }
     }
 
-    /// Whether a decision may take long (a search or a plan): runners then watch for Ctrl-C.
-    pub fn searches(&self) -> bool {
-        matches!(self, Agent::Mcts { .. } | Agent::Plan { .. })
+    /// The agent kind's name (`mcts`).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            AgentSpec::Random => "random",
+            AgentSpec::Greedy => "greedy",
+            AgentSpec::Dragon => "dragon",
+            AgentSpec::Mcts(_) => "mcts",
+            AgentSpec::Plan(_) => "plan",
+        }
+    }
+
+    /// Every setting's value by its one name, in the table's order.
+    pub fn values(&self) -> Vec<(&'static str, Value)> {
+        match self {
+            AgentSpec::Mcts(m) => settings::values(MCTS, m),
+            AgentSpec::Plan(c) => settings::values(PLAN, c),
+            _ => Vec::new(),
+        }
     }
 }
 
-/// `key=value` pairs of a spec, each setting given once under one name.
+impl MctsSpec {
+    /// The rollout evaluation the settings name.
+    pub fn rollout_eval(&self) -> RolloutEval {
+        // The table checked the name and the range, so the parse cannot fail.
+        let rollout = Rollout::parse(self.policy, self.epsilon as f32).unwrap_or(RolloutEval::default().rollout);
+        RolloutEval { rollout, ..self.rollout }
+    }
+}
+
+/// What a table row offers [`AgentSpec::from_pairs`]'s reader, whatever the agent kind.
+pub trait Check {
+    /// The setting's kind and whether it may be `none`.
+    fn kind(&self) -> (Kind, bool);
+    /// [`Setting::check`].
+    fn check(&self, v: &Value) -> Result<(), String>;
+    /// [`Setting::read`].
+    fn read(&self, text: &str) -> Result<Value, String>;
+}
+
+impl<S> Check for Setting<S> {
+    fn kind(&self) -> (Kind, bool) {
+        (self.kind, self.optional)
+    }
+    fn check(&self, v: &Value) -> Result<(), String> {
+        Setting::check(self, v)
+    }
+    fn read(&self, text: &str) -> Result<Value, String> {
+        Setting::read(self, text)
+    }
+}
+
+/// The checks across settings of `mcts` (each setting's own range is the table's).
+fn check_mcts(m: &MctsSpec) -> Result<(), String> {
+    if m.policy == "random" && m.epsilon != 0.0 {
+        return Err("epsilon applies to heuristic rollouts (tuned, greedy), not random".into());
+    }
+    if m.model.is_none() && (m.rollout_weight.is_some_and(|w| w != 0.0) || m.priors.is_some() || m.cutoff.is_some()) {
+        return Err("rollout_weight, priors and cutoff need a model".into());
+    }
+    Ok(())
+}
+
+/// A plan setting's value: still to read, or given under another spelling.
+enum Pending<'v, V> {
+    Read(&'v V),
+    Given(Value),
+}
+
+/// `oracle=true` as `mode=oracle` (`PLAN_FLAGS`): the pairs with such
+/// spellings turned into their setting's value.
+fn plan_flags<'a, 'v, V>(pairs: &'v [(&'a str, V)], read: &impl Fn(&dyn Check, &V) -> Result<Value, String>) -> Result<Vec<(&'a str, Pending<'v, V>)>, String> {
+    let flag = Setting::<()> { name: "oracle", aliases: &[], kind: Kind::Flag, optional: false, help: "", get: |_| Value::None, set: |_, _| {} };
+    pairs
+        .iter()
+        .map(|(k, v)| match PLAN_FLAGS.iter().find(|f| f.0 == *k) {
+            Some(&(_, setting, value)) => {
+                let on = read(&flag, v)? == Value::Flag(true);
+                let default = settings::find(PLAN, setting).map_or(Value::None, |s| (s.get)(&PLAN_DEFAULT));
+                Ok((setting, Pending::Given(if on { Value::Text(value.into()) } else { default })))
+            }
+            None => Ok((*k, Pending::Read(v))),
+        })
+        .collect()
+}
+
+/// A plan's settings with [`PLAN_SECONDS`] when no budget is given.
+fn with_budget(c: pimc::Config) -> pimc::Config {
+    pimc::Config { time_limit: c.time_limit.or(c.playouts.is_none().then_some(PLAN_SECONDS)), ..c }
+}
+
+/// The one error of a spec, whichever entry point read it (text or keywords).
+fn spec_error(_text: &str, m: String) -> Error {
+    Error::Setup(m)
+}
+
+/// `key=value` pairs of a spec.
 fn pairs(params: &str) -> Result<Vec<(&str, &str)>, String> {
     if params.is_empty() {
         return Ok(Vec::new());
     }
-    let pairs: Vec<(&str, &str)> = params
+    params
         .split(',')
         .map(|kv| kv.split_once('=').map(|(k, v)| (k.trim(), v.trim())).ok_or_else(|| format!("expected key=value, got {kv:?}")))
-        .collect::<Result<_, _>>()?;
-    for (i, (k, _)) in pairs.iter().enumerate() {
-        if let Some((other, _)) = pairs[..i].iter().find(|(o, _)| canonical(o) == canonical(k)) {
-            return Err(if other == k { format!("{k} is given twice") } else { format!("{other} and {k} name one setting") });
-        }
-    }
-    Ok(pairs)
-}
-
-fn number(k: &str, v: &str) -> Result<f64, String> {
-    v.parse::<f64>().map_err(|_| format!("{k} must be a number, got {v:?}"))
-}
-
-fn whole(k: &str, v: &str) -> Result<u64, String> {
-    v.parse::<u64>().map_err(|_| format!("{k} must be a whole number, got {v:?}"))
-}
-
-fn small(k: &str, v: &str) -> Result<u32, String> {
-    whole(k, v).and_then(|n| u32::try_from(n).map_err(|_| format!("{k} is too large: {n}")))
-}
-
-fn parse_mcts(pairs: &[(&str, &str)]) -> Result<MctsSpec, String> {
-    let mut m = MctsSpec { config: Config { iterations: None, ..Config::default() }, ..MctsSpec::default() };
-    let mut rollout = m.rollout.rollout.name().0.to_string();
-    let mut epsilon = 0.0f32;
-    for &(k, v) in pairs {
-        let cfg = &mut m.config;
-        match k {
-            "iterations" => cfg.iterations = Some(whole(k, v)?),
-            "time" | "time_limit" => cfg.time_limit = Some(number(k, v)?),
-            "threads" => cfg.threads = whole(k, v)?.min(u32::MAX as u64) as usize,
-            "c" | "exploration" => m.exploration = Some(number(k, v)?),
-            "reward" => m.rollout.reward = Reward::parse(v)?,
-            "rollout" => rollout = v.to_string(),
-            "epsilon" => epsilon = number(k, v)? as f32,
-            "depth" | "rollout_depth" => m.rollout.depth = Some(small(k, v)?),
-            "reuse" | "reuse_tree" => m.reuse = flag(k, v)?,
-            "reuse_weight" => cfg.reuse_weight = number(k, v)?,
-            "max_nodes" => cfg.max_nodes = whole(k, v)?.min(u32::MAX as u64) as usize,
-            "widening" => cfg.widening = if matches!(v, "off" | "none") { None } else { Some(number(k, v)?) },
-            "determinize" => cfg.determinize = flag(k, v)?,
-            "temperature" | "tau" => cfg.temperature = number(k, v)?,
-            "noise" => {
-                // Dirichlet noise on the root's priors: alpha/fraction.
-                let (a, f) = v.split_once('/').ok_or_else(|| format!("noise is alpha/fraction, got {v:?}"))?;
-                cfg.noise = Some((number(k, a)?, number(k, f)?));
-            }
-            "model" if !v.is_empty() => m.model = Some(v.to_string()),
-            "rollout_weight" | "lambda" => m.rollout_weight = Some(number(k, v)?),
-            "cutoff" | "net_depth" => m.cutoff = Some(small(k, v)?),
-            "priors" => m.priors = Some(flag(k, v)?),
-            _ => return Err(format!("unknown MCTS parameter {k:?}")),
-        }
-    }
-    if m.config.iterations.is_none() && m.config.time_limit.is_none() {
-        m.config.iterations = Some(DEFAULT_ITERATIONS);
-    }
-    m.rollout.rollout = Rollout::parse(&rollout, epsilon)?;
-    if let Some(w) = m.rollout_weight.filter(|w| !(0.0..=1.0).contains(w)) {
-        return Err(format!("rollout_weight must be in [0, 1]; got {w}"));
-    }
-    if m.model.is_none() && (m.rollout_weight.is_some_and(|w| w != 0.0) || m.priors == Some(false) || m.cutoff.is_some()) {
-        return Err("rollout_weight, priors and cutoff need a model".into());
-    }
-    // Checked with the exploration a run would take (any valid one).
-    search::check(&Config { exploration: m.exploration.unwrap_or(Config::default().exploration), ..m.config })?;
-    Ok(m)
+        .collect()
 }
 
 impl std::fmt::Display for AgentSpec {
     /// The spec's text: its name, then the settings that differ from the
-    /// defaults under their one name, in a fixed order.
+    /// defaults under their one name, in the table's order.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let (name, settings) = match self {
-            AgentSpec::Random => ("random", Vec::new()),
-            AgentSpec::Greedy => ("greedy", Vec::new()),
-            AgentSpec::Dragon => ("dragon", Vec::new()),
-            AgentSpec::Mcts(m) => ("mcts", mcts_settings(m)),
-            AgentSpec::Plan(c) => ("plan", plan_settings(c)),
+        let settings = match self {
+            AgentSpec::Mcts(m) => settings::differences(MCTS, m, &MctsSpec::default()),
+            AgentSpec::Plan(c) => settings::differences(PLAN, c, &PLAN_DEFAULT),
+            _ => Vec::new(),
         };
-        f.write_str(name)?;
-        for (i, (k, v)) in settings.iter().enumerate() {
-            write!(f, "{}{k}={v}", if i == 0 { ':' } else { ',' })?;
+        f.write_str(self.kind())?;
+        if !settings.is_empty() {
+            write!(f, ":{}", settings.join(","))?;
         }
         Ok(())
     }
 }
 
-/// Each setting of `m` that differs from `mcts`'s, as written.
-fn mcts_settings(m: &MctsSpec) -> Vec<(&'static str, String)> {
-    let (d, c) = (MctsSpec::default(), &m.config);
-    let mut out = Vec::new();
-    let mut put = |k: &'static str, differs: bool, v: String| {
-        if differs {
-            out.push((k, v));
-        }
-    };
-    let iterations_default = c.time_limit.is_none() && c.iterations == d.config.iterations;
-    put("iterations", c.iterations.is_some() && !iterations_default, c.iterations.unwrap_or(0).to_string());
-    put("time", c.time_limit.is_some(), c.time_limit.unwrap_or(0.0).to_string());
-    put("threads", c.threads != d.config.threads, c.threads.to_string());
-    put("c", m.exploration.is_some(), m.exploration.unwrap_or(0.0).to_string());
-    put("reward", m.rollout.reward != d.rollout.reward, m.rollout.reward.name().to_string());
-    let (rollout, epsilon) = m.rollout.rollout.name();
-    put("rollout", rollout != d.rollout.rollout.name().0, rollout.to_string());
-    put("epsilon", epsilon != 0.0, epsilon.to_string());
-    put("depth", m.rollout.depth.is_some(), m.rollout.depth.unwrap_or(0).to_string());
-    put("reuse", m.reuse != d.reuse, m.reuse.to_string());
-    put("reuse_weight", c.reuse_weight != d.config.reuse_weight, c.reuse_weight.to_string());
-    put("max_nodes", c.max_nodes != d.config.max_nodes, c.max_nodes.to_string());
-    put("widening", c.widening != d.config.widening, c.widening.map_or("none".into(), |w| w.to_string()));
-    put("determinize", c.determinize != d.config.determinize, c.determinize.to_string());
-    put("temperature", c.temperature != d.config.temperature, c.temperature.to_string());
-    put("noise", c.noise.is_some(), c.noise.map_or(String::new(), |(a, f)| format!("{a}/{f}")));
-    put("model", m.model.is_some(), m.model.clone().unwrap_or_default());
-    put("rollout_weight", m.rollout_weight.is_some(), m.rollout_weight.unwrap_or(0.0).to_string());
-    put("priors", m.priors.is_some(), m.priors.unwrap_or(true).to_string());
-    put("cutoff", m.cutoff.is_some(), m.cutoff.unwrap_or(0).to_string());
-    out
-}
-
-/// Each setting of `c` that differs from `plan`'s, as written.
-fn plan_settings(c: &pimc::Config) -> Vec<(&'static str, String)> {
-    let d = PLAN_DEFAULT;
-    let mut out = Vec::new();
-    let mut put = |k: &'static str, differs: bool, v: String| {
-        if differs {
-            out.push((k, v));
-        }
-    };
-    let time_default = c.playouts.is_none() && c.time_limit == d.time_limit;
-    put("time", c.time_limit.is_some() && !time_default, c.time_limit.unwrap_or(0.0).to_string());
-    put("playouts", c.playouts.is_some(), c.playouts.unwrap_or(0).to_string());
-    put("threads", c.threads != d.threads, c.threads.to_string());
-    put("level", c.nested.level != d.nested.level, c.nested.level.to_string());
-    put("iterations", c.nested.iterations != d.nested.iterations, c.nested.iterations.to_string());
-    put("alpha", c.nested.alpha != d.nested.alpha, c.nested.alpha.to_string());
-    put("temperature", c.nested.temperature != d.nested.temperature, c.nested.temperature.to_string());
-    put("aggregate", c.aggregate != d.aggregate, c.aggregate.name().to_string());
-    put("warm", c.warm != d.warm, c.warm.to_string());
-    put("keep", c.keep != d.keep, c.keep.to_string());
-    put("prune", c.prune != d.prune, c.prune.to_string());
-    put("oracle", c.determinize != d.determinize, (!c.determinize).to_string());
-    out
-}
-
-/// The one name of a setting that has two (`time` and `time_limit`, ...).
-fn canonical(key: &str) -> &str {
-    match key {
-        "time_limit" => "time",
-        "exploration" => "c",
-        "rollout_depth" => "depth",
-        "reuse_tree" => "reuse",
-        "lambda" => "rollout_weight",
-        "net_depth" => "cutoff",
-        "tau" => "temperature",
-        k => k,
-    }
-}
-
-/// The planner's defaults (`docs/plan.md` has the measurements behind them).
-pub const PLAN_DEFAULT: pimc::Config = pimc::Config {
-    nested: Nested {
-        level: 1,
-        iterations: 100,
-        alpha: 1.0,
-        temperature: 0.25,
-    },
-    playouts: None,
-    time_limit: Some(1.0),
-    threads: 1,
-    aggregate: pimc::Aggregate::Mean,
-    warm: false,
-    keep: false,
-    determinize: true,
-    prune: false,
-};
-
-/// A setting that is on or off, as every spec writes it.
-fn flag(k: &str, v: &str) -> Result<bool, String> {
-    match v {
-        "true" | "on" | "1" | "yes" => Ok(true),
-        "false" | "off" | "0" | "no" => Ok(false),
-        _ => Err(format!("{k} is true or false, got {v:?}")),
-    }
-}
-
-fn parse_plan(pairs: &[(&str, &str)]) -> Result<pimc::Config, String> {
-    let mut cfg = pimc::Config {
-        time_limit: None,
-        ..PLAN_DEFAULT
-    };
-    let mut oracle = false;
-    for &(k, v) in pairs {
-        let num = |v: &str| {
-            v.parse::<f64>()
-                .map_err(|_| format!("{k} must be a number, got {v:?}"))
-        };
-        let int = |v: &str| {
-            v.parse::<u64>()
-                .map_err(|_| format!("{k} must be a whole number, got {v:?}"))
-        };
-        let small = |v: &str| {
-            int(v).and_then(|n| u32::try_from(n).map_err(|_| format!("{k} is too large: {n}")))
-        };
-        match k {
-            "time" | "time_limit" => cfg.time_limit = Some(num(v)?),
-            "playouts" => cfg.playouts = Some(int(v)?),
-            "threads" => cfg.threads = int(v)?.min(u32::MAX as u64) as usize,
-            "level" => cfg.nested.level = small(v)?,
-            "iterations" => cfg.nested.iterations = small(v)?,
-            "alpha" => cfg.nested.alpha = num(v)?,
-            "temperature" | "tau" => cfg.nested.temperature = num(v)?,
-            "bias" => {
-                if !flag(k, v)? {
-                    cfg.nested.temperature = f64::INFINITY;
-                }
-            }
-            "aggregate" => cfg.aggregate = pimc::Aggregate::parse(v)?,
-            "warm" => cfg.warm = flag(k, v)?,
-            "keep" => cfg.keep = flag(k, v)?,
-            "prune" => cfg.prune = flag(k, v)?,
-            "oracle" => oracle = flag(k, v)?,
-            _ => return Err(format!("unknown plan parameter {k:?}")),
-        }
-    }
-    if pairs.iter().any(|(k, _)| *k == "bias")
-        && pairs.iter().any(|(k, _)| canonical(k) == "temperature")
-    {
-        return Err("bias=off and a temperature contradict each other".into());
-    }
-    if cfg.playouts.is_none() && cfg.time_limit.is_none() {
-        cfg.time_limit = PLAN_DEFAULT.time_limit;
-    }
-    cfg.determinize = !oracle;
-    cfg.check()?;
-    Ok(cfg)
+/// Every agent kind with its help and its settings' descriptions
+/// (`settings::describe`): what `dragoncastle agents` prints.
+pub fn describe() -> Vec<(&'static str, &'static str, Vec<[String; 4]>)> {
+    KINDS
+        .iter()
+        .map(|&(name, help)| {
+            let rows = match name {
+                "mcts" => settings::describe(MCTS, &MctsSpec::default()),
+                "plan" => settings::describe(PLAN, &PLAN_DEFAULT),
+                _ => Vec::new(),
+            };
+            (name, help, rows)
+        })
+        .collect()
 }
 
 /// The weights of `model=`: a file written by `dragoncastle train`, or
@@ -444,71 +417,6 @@ pub fn load_model(name: &str) -> Result<Network, String> {
         return crate::eval::network::builtin();
     }
     Network::load(name)
-}
-
-/// The generator of decision `decision` of the agent in `seat` of the game
-/// dealt from `game_seed` (the module's seed rule).
-pub fn decision_rng(game_seed: u64, seat: usize, decision: u32) -> SplitMix64 {
-    SplitMix64::new(
-        SplitMix64::stream(
-            game_seed ^ ((seat as u64) << 56) ^ ((decision as u64) << 32),
-            stream::AGENT,
-        )
-        .next_u64(),
-    )
-}
-
-/// One decision of `spec` for the seat to move, without tree reuse (for
-/// callers that keep no per-seat memory); a search is abandoned when `stop`
-/// is set. An error is a network's that stopped the search.
-pub fn agent_action_until(
-    spec: &Agent,
-    s: &State,
-    rng: &mut SplitMix64,
-    buf: &mut ActionList,
-    stop: Option<&AtomicBool>,
-) -> Result<Option<Action>, EvalError> {
-    Ok(match spec {
-        Agent::Random => random_action(s, rng, buf),
-        Agent::Greedy => greedy_action(s, rng),
-        Agent::Dragon => s.dragon_action(),
-        Agent::Plan { config } => plan_action(config, s, rng, &mut pimc::Memory::default(), stop).best,
-        Agent::Mcts { config, eval, exploration, .. } => {
-            search::search_until(s, &decision_config(config, eval, *exploration, s, rng), eval, None, stop)?.0.best
-        }
-    })
-}
-
-/// One decision of the planner for the seat to move of `s` (a solo game),
-/// seeded from `rng`; `memory` carries the warm policy and the kept plan.
-pub fn plan_action(
-    config: &pimc::Config,
-    s: &State,
-    rng: &mut SplitMix64,
-    memory: &mut pimc::Memory<Action>,
-    stop: Option<&AtomicBool>,
-) -> pimc::Decision<Action> {
-    let mut root = *s;
-    // The planner never activates a Spirit (`crate::eval::plan`).
-    root.never_activate();
-    pimc::decide(&root, config, rng.next_u64(), memory, stop)
-}
-
-/// The search settings of one decision: the spec's, a seed from the
-/// decision's stream, and the default exploration where the spec gave none.
-pub(crate) fn decision_config(
-    config: &Config,
-    eval: &LeafEval,
-    exploration: Option<f64>,
-    s: &State,
-    rng: &mut SplitMix64,
-) -> Config {
-    let exploration = exploration.unwrap_or_else(|| eval.default_exploration(s.is_solo()));
-    Config {
-        seed: rng.next_u64(),
-        exploration,
-        ..*config
-    }
 }
 
 #[cfg(test)]
@@ -543,6 +451,12 @@ mod tests {
         assert_eq!(reuse_of("mcts:reuse=false"), (false, 0.2));
         assert_eq!(reuse_of("mcts:reuse_weight=1"), (true, 1.0));
         for bad in [
+            "plan:threads=2",
+            "plan:mode=mean,warm=true",
+            "plan:aggregate=vote",
+            "plan:keep=true",
+            "plan:prune=true",
+            "plan:oracle=true,mode=mean",
             "mcts:iterations=x",
             "mcts:foo=1",
             "greedy:x=1",
@@ -583,24 +497,24 @@ mod round_trip {
         let budget = (prop::option::of(1u64..1_000_000), prop::option::of(prop::sample::select(vec![0.01, 0.5, 1.0, 2.5])));
         let search = (1usize..9, prop::option::of(0.01f64..5.0), any::<bool>(), prop::sample::select(vec![0.1, 0.2, 1.0]), 1024usize..10_000_000);
         let tuning = (
-            prop::option::of(0.0f64..3.0),
+            prop::option::of(0.01f64..3.0),
             any::<bool>(),
             prop::option::of((0.01f64..1.0, 0.0f64..1.0)),
             0.0f64..2.0,
             prop::sample::select(vec!["tuned", "greedy", "random"]),
-            prop::sample::select(vec![0.0f32, 0.1, 0.25]),
+            prop::sample::select(vec![0.0, 0.1, 0.25]),
             prop::option::of(1u32..200),
         );
         let net = prop::option::of((prop::option::of(0.0f64..1.0), prop::option::of(any::<bool>()), prop::option::of(1u32..9)));
         (budget, search, tuning, net, any::<bool>()).prop_map(|((iterations, time), s, t, net, margin)| {
             let mut m = MctsSpec::default();
-            m.config.iterations = iterations.or(time.is_none().then_some(DEFAULT_ITERATIONS));
-            m.config.time_limit = time;
+            (m.config.iterations, m.config.time_limit) = (iterations, time);
             (m.config.threads, m.exploration, m.reuse, m.config.reuse_weight, m.config.max_nodes) = s;
             let (widening, determinize, noise, temperature, rollout, epsilon, depth) = t;
             (m.config.widening, m.config.determinize, m.config.noise, m.config.temperature) = (widening, determinize, noise, temperature);
-            let epsilon = if rollout == "random" { 0.0 } else { epsilon };
-            m.rollout = RolloutEval { rollout: Rollout::parse(rollout, epsilon).unwrap(), depth, reward: if margin { Reward::Margin } else { Reward::Win } };
+            m.policy = rollout;
+            m.epsilon = if rollout == "random" { 0.0 } else { epsilon };
+            m.rollout = RolloutEval { depth, reward: if margin { Reward::Margin } else { Reward::Win }, ..m.rollout };
             if let Some((weight, priors, cutoff)) = net {
                 (m.model, m.rollout_weight, m.priors, m.cutoff) = (Some("weights/a.dcnet".into()), weight, priors, cutoff);
             }
@@ -611,22 +525,17 @@ mod round_trip {
     fn plan() -> impl Strategy<Value = AgentSpec> {
         let budget = (prop::option::of(prop::sample::select(vec![0.1, 1.0, 3.0])), prop::option::of(1u64..10_000_000), 1usize..9);
         let shape = (1u32..4, 1u32..200, prop::sample::select(vec![0.5, 1.0]), prop::sample::select(vec![0.1, 0.25, f64::INFINITY]));
-        let flags = (0usize..4, any::<bool>(), any::<bool>(), any::<bool>(), any::<bool>());
-        (budget, shape, flags).prop_map(|((time, playouts, threads), (level, iterations, alpha, temperature), (agg, warm, keep, prune, oracle))| {
-            let time = if time.is_none() && playouts.is_none() { PLAN_DEFAULT.time_limit } else { time };
-            let aggregate = [pimc::Aggregate::Mean, pimc::Aggregate::Vote, pimc::Aggregate::Best, pimc::Aggregate::Follow][agg];
-            let follow = aggregate == pimc::Aggregate::Follow;
+        (budget, shape, 0usize..3, prop::option::of(any::<bool>())).prop_map(|((time_limit, playouts, threads), (level, iterations, alpha, temperature), mode, warm)| {
+            let mode = Mode::ALL[mode];
+            let follow = mode == Mode::Follow;
             AgentSpec::Plan(pimc::Config {
                 nested: Nested { level, iterations, alpha, temperature },
                 playouts,
-                time_limit: time,
-                // Follow: one thread, no kept plan, no pruning (`Config::check`).
+                time_limit,
+                // Follow plans on one thread; warm is follow's (`Config::check`).
                 threads: if follow { 1 } else { threads },
-                aggregate,
-                warm,
-                keep: keep && !follow,
-                determinize: !oracle,
-                prune: prune && !follow,
+                mode,
+                warm: warm.filter(|_| follow),
             })
         })
     }
@@ -647,5 +556,8 @@ mod round_trip {
         assert_eq!(s.to_string(), "mcts:iterations=5,model=/nonexistent/w.dcnet");
         assert!(s.load().unwrap_err().to_string().contains("/nonexistent/w.dcnet"));
         assert_eq!(AgentSpec::parse("mcts:time_limit=1,exploration=0.3,tau=1").unwrap().to_string(), "mcts:time=1,c=0.3,temperature=1");
+        // The plan spec's defaults are the strongest planner measured; `oracle=true` spells `mode=oracle`.
+        assert_eq!(AgentSpec::parse("plan:time=1,level=2,iterations=30,mode=follow").unwrap().to_string(), "plan:time=1");
+        assert_eq!(AgentSpec::parse("plan:oracle=true").unwrap(), AgentSpec::parse("plan:mode=oracle").unwrap());
     }
 }

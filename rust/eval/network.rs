@@ -708,15 +708,8 @@ mod tests {
         let mut out = vec![Default::default(); 3];
         let batch = crate::batch::playouts(&setup, &spec, 2, &mut out, &stop);
         assert!(matches!(batch, Err(crate::error::Error::Eval(_))), "{batch:?}");
-        let selfplay = crate::selfplay::run(&setup, 2, &cfg, |_| 1.0, &spec_eval(&spec), 1, &done, &stop, None).unwrap();
-        assert!(selfplay.is_err());
-    }
-
-    fn spec_eval(spec: &crate::arena::Agent) -> crate::eval::LeafEval {
-        match spec {
-            crate::arena::Agent::Mcts { eval, .. } => eval.clone(),
-            _ => unreachable!(),
-        }
+        let selfplay = crate::selfplay::run(&setup, 2, &spec, 1, &done, &stop, None);
+        assert!(matches!(selfplay, Err(crate::error::Error::Eval(_))));
     }
 
     #[test]

@@ -124,7 +124,7 @@ fn concern(s: &State, m: Action) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::plan::pimc::{self, Aggregate, Memory};
+    use crate::plan::pimc::{self, Memory, Mode};
     use crate::plan::{Nested, PlanGame};
     use crate::setup::Setup;
 
@@ -134,11 +134,8 @@ mod tests {
             playouts: Some(200),
             time_limit: None,
             threads: 1,
-            aggregate: Aggregate::Mean,
-            warm: false,
-            keep: false,
-            determinize,
-            prune: false,
+            mode: if determinize { Mode::Mean } else { Mode::Oracle },
+            warm: None,
         }
     }
 
@@ -201,7 +198,7 @@ mod tests {
                 assert_eq!((da.best, &da.root, &da.plan), (db.best, &db.root, &db.plan));
                 assert!(da.root.iter().filter(|r| r.tried > 0).count() > 1);
                 // One policy over the determinizations, carried to the next decision: the same too.
-                let follow = pimc::Config { aggregate: Aggregate::Follow, warm: true, ..cfg(true) };
+                let follow = pimc::Config { mode: Mode::Follow, warm: Some(true), ..cfg(true) };
                 let (mut ma, mut mb) = (Memory::default(), Memory::default());
                 let fa = pimc::decide(&s, &follow, 11, &mut ma, None);
                 let fb = pimc::decide(&twin, &follow, 11, &mut mb, None);

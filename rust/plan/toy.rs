@@ -1,7 +1,7 @@
 //! Small puzzles with known optima for the planner's own tests, as
 //! `search/toy.rs` is for the search.
 
-use super::pimc::{self, Aggregate, Memory};
+use super::pimc::{self, Memory, Mode};
 use super::*;
 
 /// An assignment puzzle: put items `0..N` in positions `0..N`, one per move
@@ -226,11 +226,8 @@ fn pimc_results_do_not_depend_on_the_thread_count() {
         playouts: Some(1000),
         time_limit: None,
         threads,
-        aggregate: Aggregate::Mean,
-        warm: true,
-        keep: true,
-        determinize: true,
-        prune: false,
+        mode: Mode::Mean,
+        warm: None,
     };
     let timeless = |threads| pimc::Decision { seconds: 0.0, ..pimc::decide(&a, &cfg(threads), 7, &mut Memory::default(), None) };
     let (one, three) = (timeless(1), timeless(3));
@@ -238,32 +235,18 @@ fn pimc_results_do_not_depend_on_the_thread_count() {
     // 8 moves, a 50-playout search after each: 400 playouts a determinization.
     assert_eq!((one.playouts, one.determinizations), (1200, 3));
     assert_eq!(one.plan.first(), one.best.as_ref());
-    // Pruned: rounds of 1, 1, 2, ... determinizations over fewer and fewer
-    // moves, the same on any thread count, within the playout budget's last round.
-    let pruned = |threads| pimc::Decision {
-        seconds: 0.0,
-        ..pimc::decide(&a, &pimc::Config { prune: true, ..cfg(threads) }, 7, &mut Memory::default(), None)
-    };
-    let (p1, p3) = (pruned(1), pruned(3));
-    assert_eq!(p1, p3);
-    assert!(p1.determinizations > one.determinizations);
-    let tried: Vec<u32> = p1.root.iter().map(|r| r.tried).collect();
-    assert_eq!(tried.iter().filter(|&&t| t == p1.determinizations as u32).count(), 2, "{tried:?}");
-    assert!(p1.root.iter().find(|r| Some(r.action) == p1.best).unwrap().tried == p1.determinizations as u32);
-    // Every aggregate chooses a legal move, and the oracle's `best` the first move of the best plan.
-    for agg in [Aggregate::Mean, Aggregate::Vote, Aggregate::Best] {
-        let d = pimc::decide(&a, &pimc::Config { aggregate: agg, ..cfg(2) }, 7, &mut Memory::default(), None);
+    // Every mode chooses a legal move; the oracle's is the first move of its plan.
+    for mode in pimc::Mode::ALL {
+        let threads = if mode == Mode::Follow { 1 } else { 2 };
+        let d = pimc::decide(&a, &pimc::Config { mode, threads, ..cfg(1) }, 7, &mut Memory::default(), None);
         assert!(d.best.is_some_and(|m| (m as usize) < N));
-        if agg == Aggregate::Best {
-            let top = d.root.iter().map(|r| r.best).fold(f64::NEG_INFINITY, f64::max);
-            assert_eq!(d.root.iter().find(|r| Some(r.action) == d.best).unwrap().best, top);
-        }
+        assert_eq!(d.plan.first(), d.best.as_ref());
     }
 }
 
 #[test]
 fn following_the_kept_plan_reaches_its_score() {
-    // Decision after decision with a kept plan and warm policies: the game
+    // Decision after decision, the oracle following its plan: the game
     // ends at least as well as the first decision's plan promised.
     let mut a = Assign::new(6, true);
     let cfg = pimc::Config {
@@ -271,11 +254,8 @@ fn following_the_kept_plan_reaches_its_score() {
         playouts: Some(400),
         time_limit: None,
         threads: 1,
-        aggregate: Aggregate::Best,
-        warm: true,
-        keep: true,
-        determinize: false,
-        prune: false,
+        mode: Mode::Oracle,
+        warm: None,
     };
     let mut memory = Memory::default();
     let first = pimc::decide(&a, &cfg, 1, &mut memory, None);
@@ -295,11 +275,8 @@ fn follow_counts_every_plan_and_plays_a_whole_game_near_the_optimum() {
         playouts: Some(400),
         time_limit: None,
         threads: 1,
-        aggregate: Aggregate::Follow,
-        warm: true,
-        keep: false,
-        determinize: true,
-        prune: false,
+        mode: Mode::Follow,
+        warm: Some(true),
     };
     for seed in [8, 9, 10] {
         let mut a = Assign::new(seed, true);
@@ -307,9 +284,9 @@ fn follow_counts_every_plan_and_plays_a_whole_game_near_the_optimum() {
         let first = pimc::decide(&a, &cfg, 3, &mut memory, None);
         // 400 playouts: 20 searches of 20, each plan a vote for its first move.
         assert_eq!((first.playouts, first.determinizations), (400, 20));
-        assert_eq!(first.root.iter().map(|r| (r.votes, r.tried)).fold((0, 0), |s, r| (s.0 + r.0, s.1 + r.1)), (20, 20));
+        assert_eq!(first.root.iter().map(|r| r.tried).sum::<u32>(), 20);
         let chosen = first.root.iter().find(|r| Some(r.action) == first.best).unwrap();
-        assert!(first.root.iter().all(|r| r.votes <= chosen.votes));
+        assert!(first.root.iter().all(|r| r.tried <= chosen.tried));
         assert!(memory.policy.is_some() && memory.plan.is_empty());
         let again = pimc::decide(&a, &cfg, 3, &mut Memory::default(), None);
         assert_eq!(pimc::Decision { seconds: 0.0, ..again }, pimc::Decision { seconds: 0.0, ..first.clone() });

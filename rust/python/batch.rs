@@ -76,7 +76,7 @@ pub(crate) fn playouts<'py>(
     winners.try_reserve_exact(cells).map_err(too_big)?;
     lengths.try_reserve_exact(n_games).map_err(too_big)?;
     let stop = std::sync::atomic::AtomicBool::new(false);
-    search::interruptible(
+    super::interrupt::interruptible(
         py,
         &stop,
         || run(&setup, &policy, threads, &mut out, &stop),

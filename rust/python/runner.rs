@@ -142,24 +142,31 @@ pub(crate) fn check_run(
 }
 
 /// The built-in agents among ``agents`` (those with a text form) can play a
-/// table of ``players``, their models opened and checked: what every runner
-/// checks before its first game, for ``dc.play``. Agents without a text form
-/// (a Python evaluator, an agent of your own) are left to themselves.
+/// table of ``players``, their models opened and checked, and none reads
+/// the covered tiles where rivals or a ``person`` play: what every runner
+/// checks before its first game, for ``dc.play`` and the web table. Agents
+/// without a text form (a Python evaluator, an agent of your own) are left
+/// to themselves; an exception raised by an agent's ``spec`` propagates.
 #[pyfunction]
-pub(crate) fn check_agents(agents: Vec<Bound<'_, PyAny>>, #[pyo3(from_py_with = super::action::int_not_bool)] players: i64) -> PyResult<()> {
+#[pyo3(signature = (agents, players, person = false))]
+pub(crate) fn check_agents(agents: Vec<Bound<'_, PyAny>>, #[pyo3(from_py_with = super::action::int_not_bool)] players: i64, person: bool) -> PyResult<()> {
     let players = crate::setup::check_players(players).map_err(to_py_err)?;
+    let mut hidden = Vec::new();
     for agent in &agents {
-        // An agent's `spec` raising (a Python evaluator) or missing (an agent
-        // of your own) means it has no text form: nothing to check here.
         let text = match agent.extract::<String>() {
             Ok(text) => Some(text),
-            Err(_) => agent.getattr("spec").ok().and_then(|s| s.extract::<String>().ok()),
+            Err(_) if agent.hasattr("spec")? => agent.getattr("spec")?.extract::<Option<String>>()?,
+            Err(_) => None,
         };
-        if let Some(text) = text {
-            check_seats(&[Agent::parse(&text).map_err(setup_err)?], players)?;
-        }
+        let Some(text) = text else {
+            hidden.push(false);
+            continue;
+        };
+        let parsed = Agent::parse(&text).map_err(setup_err)?;
+        check_seats(std::slice::from_ref(&parsed), players)?;
+        hidden.push(parsed.reads_hidden());
     }
-    Ok(())
+    crate::agents::check_table(&hidden, players, person).map_err(setup_err)
 }
 
 /// Every agent can play this table (a network made for solo refuses rivals).

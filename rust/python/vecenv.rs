@@ -8,7 +8,7 @@ use pyo3::types::PyTuple;
 
 use std::sync::atomic::AtomicBool;
 
-use super::search::interruptible;
+use super::interrupt::interruptible;
 use super::to_py_err;
 use crate::action::NUM_ACTIONS;
 use crate::state::observe::OBSERVATION_SHAPE;

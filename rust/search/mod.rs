@@ -58,10 +58,7 @@ pub trait SearchGame: Copy + Send + Sync {
     fn returns(&self, out: &mut [f64; MAX_SEATS]);
 }
 
-/// Why an evaluation stopped the search: the evaluator's own message (a
-/// Python evaluator keeps the exception itself and hands it back).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EvalError(pub String);
+pub use crate::error::EvalError;
 
 /// How the search values its leaves: a value per seat for every leaf and,
 /// when [`Evaluator::gives_priors`], a prior per legal move (PUCT selection).
@@ -310,10 +307,7 @@ pub const DEFAULT_REUSE_WEIGHT: f64 = 0.2;
 pub const DEFAULT_MAX_NODES: usize = 4_000_000;
 /// Iterations per search when neither budget is given.
 pub const DEFAULT_ITERATIONS: u64 = 1000;
-/// The longest time limit accepted: a day.
-pub const MAX_TIME_LIMIT: f64 = 86_400.0;
-/// Threads a search (or an arena, or a batch) may use.
-pub const MAX_THREADS: usize = 256;
+pub use crate::limits::{MAX_THREADS, MAX_TIME_LIMIT};
 /// Bounds of `max_nodes`: room for every root move, and node ids in 31 bits.
 pub const MIN_NODES: usize = 1024;
 /// Largest `max_nodes`: node ids fit in 31 bits.
