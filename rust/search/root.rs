@@ -87,6 +87,9 @@ pub fn search_until<G: SearchGame, E: Evaluator<G>>(
     Ok((result, trees.into_iter().next()))
 }
 
+/// The trees of a search and the iterations each ran.
+type Trees<M> = (Vec<Tree<M>>, Vec<u64>);
+
 /// Root-parallel search: `cfg.threads` fresh trees, each with its share of
 /// the `total` iterations and a search stream of its own. Returns the trees
 /// and the iterations each ran, or the first evaluator's error.
@@ -97,7 +100,7 @@ fn search_threads<G: SearchGame, E: Evaluator<G>>(
     total: u64,
     start: Instant,
     stop: Option<&AtomicBool>,
-) -> Result<(Vec<Tree<G::Move>>, Vec<u64>), EvalError> {
+) -> Result<Trees<G::Move>, EvalError> {
     let observer = root.seat_to_move();
     let threads = cfg.threads.max(1);
     let mut trees: Vec<Tree<G::Move>> = Vec::with_capacity(threads);

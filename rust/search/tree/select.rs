@@ -126,7 +126,6 @@ impl<M: Copy + Eq + std::fmt::Debug> Tree<M> {
     /// uniform prior among the moves legal now, and a first visit's urgency.
     /// Returns the best child, `(best, best_score)` being the best so far.
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
     fn add_revealed<G: SearchGame<Move = M>>(
         &mut self,
         n: u32,
@@ -154,7 +153,6 @@ impl<M: Copy + Eq + std::fmt::Debug> Tree<M> {
 
     /// UCT: the untried move to add, of the `untried` ones legal now.
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
     fn untried_move<G: SearchGame<Move = M>, E: Evaluator<G>>(
         &self,
         g: &G,
