@@ -74,7 +74,7 @@ impl Realm {
         self.by_type.iter().fold(0, |m, &t| m | groups_of(t, 3..=3))
     }
 
-    /// Types (bit per [`TileType`] index) with a face-up group of `table`'s sizes.
+    /// Types (bit per [`TileType`](crate::tile::TileType) index) with a face-up group of `table`'s sizes.
     pub fn types_with_groups(&self, table: &GroupTable) -> u8 {
         let mut out = 0u8;
         for (k, &t) in self.by_type.iter().enumerate() {

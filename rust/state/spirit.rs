@@ -103,7 +103,7 @@ pub struct TurnCards {
     pub set_card: u8,
     /// Change's group of 3 waiting for Cunning, and its type.
     pub pending: u16,
-    /// The type Change gives that group ([`TileType`] index).
+    /// The type Change gives that group ([`TileType`](crate::tile::TileType) index).
     pub pending_type: u8,
 }
 
