@@ -20,6 +20,10 @@
 //! | 590..686   | `Change { cell, ty }`: 590 + cell * 6 + type |
 //! | 686..1024  | reserved                                 |
 
+mod list;
+
+pub use list::{ActionList, LEGAL_BOUND, MAX_LEGAL};
+
 use std::fmt;
 
 use crate::error::Error;
@@ -375,119 +379,5 @@ impl fmt::Display for Action {
     }
 }
 
-/// Capacity of a legal-action list. No decision has more than 237 legal
-/// actions (`docs/actions.md` has the proof: the first pick with every
-/// Spirit in play, at most 116 − f picks + Summon + 8 cards × (f + 1)
-/// payments, f ≤ 16 face-up tiles in the Realm).
-pub const MAX_LEGAL: usize = 256;
-/// The proven bound of `docs/actions.md`; a test plays card games against it.
-pub const LEGAL_BOUND: usize = 237;
-
-/// Kept out of line so that the hot `push` stays a compare and a store.
-#[cold]
-#[inline(never)]
-fn overflow() -> ! {
-    panic!("legal-action list overflow: more than {MAX_LEGAL} actions")
-}
-
-/// A fixed-capacity list of legal actions: no allocation per decision.
-#[derive(Clone, Copy)]
-pub struct ActionList {
-    len: u16,
-    items: [Action; MAX_LEGAL],
-}
-
-impl Default for ActionList {
-    fn default() -> Self {
-        ActionList { len: 0, items: [Action::Done; MAX_LEGAL] }
-    }
-}
-
-impl ActionList {
-    /// Append `a`. The capacity is proven to suffice (`docs/actions.md`); if
-    /// that proof were ever wrong, this fails loudly (a panic, which the
-    /// bindings turn into an exception) rather than drop a legal action.
-    #[inline]
-    pub fn push(&mut self, a: Action) {
-        let n = self.len as usize;
-        if n >= MAX_LEGAL {
-            overflow();
-        }
-        self.items[n] = a;
-        self.len += 1;
-    }
-    /// Empty the list (its storage stays: no allocation).
-    #[inline]
-    pub fn clear(&mut self) {
-        self.len = 0;
-    }
-    /// Actions in the list.
-    #[inline]
-    pub fn len(&self) -> usize {
-        self.len as usize
-    }
-    /// Whether the list holds no action (a legal list only once the game is over).
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-    /// The actions in the order pushed (id order for a legal list).
-    #[inline]
-    pub fn as_slice(&self) -> &[Action] {
-        &self.items[..self.len as usize]
-    }
-    /// Whether `a` is in the list.
-    pub fn contains(&self, a: Action) -> bool {
-        self.as_slice().contains(&a)
-    }
-}
-
-impl std::ops::Deref for ActionList {
-    type Target = [Action];
-    fn deref(&self) -> &[Action] {
-        self.as_slice()
-    }
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn kinds_are_listed_in_index_order() {
-        for (i, k) in ActionKind::ALL.iter().enumerate() {
-            assert_eq!(*k as usize, i, "{}", k.name());
-        }
-    }
-
-    #[test]
-    fn ids_round_trip() {
-        for id in 0..NUM_ACTIONS as i64 {
-            match Action::from_id(id) {
-                Ok(a) => {
-                    assert_eq!(a.id() as i64, id);
-                    assert_eq!(Action::parse(&a.to_string()).unwrap(), a, "{a}");
-                }
-                Err(_) => assert!(id >= RESERVED0 as i64),
-            }
-        }
-        assert!(Action::from_id(-1).is_err());
-        assert!(Action::from_id(NUM_ACTIONS as i64).is_err());
-    }
-
-    #[test]
-    #[should_panic(expected = "legal-action list overflow")]
-    fn an_overflow_fails_loudly() {
-        let mut list = ActionList::default();
-        for _ in 0..=MAX_LEGAL {
-            list.push(Action::Done);
-        }
-    }
-
-    #[test]
-    fn parse_rejects_garbage() {
-        for t in ["", "take", "take 12,0", "take 0,12", "place 4,0", "take a,b", "summon now", "fly", "spirit", "spirit x 1,1", "change 1,1", "change 1,1 elf", "destroy 12,0", "flip 4,4"] {
-            assert!(Action::parse(t).is_err(), "{t:?}");
-        }
-        assert_eq!(Action::parse(" TAKE 2 , 5 ").unwrap(), Action::Take(29));
-    }
-}
+mod tests;

@@ -3,9 +3,13 @@
 //! Bit `row * 4 + col` stands for a cell. Only the top tile of a stack matters to
 //! the rules: face-down tiles never turn face up again and their symbols never
 //! count, so a cell is its height, its top tile if face up, and a Shrine flag.
+//!
+//! What the Spirits do to a Realm is in `spirits`, its text form in `text`.
+
+mod spirits;
+mod text;
 
 use crate::grid::count16;
-use crate::groups::GroupTable;
 use crate::tile::{Tile, TileType};
 
 /// Side of a Realm: 4 × 4 cells (R-REALM-1).
@@ -269,42 +273,6 @@ impl Realm {
         }
     }
 
-    /// Discard the face-up top tile of `cell` (a Spirit's price, R-SPIRIT-1):
-    /// the face-down tile under it, if any, becomes the top.
-    pub fn discard_top(&mut self, cell: usize) -> Tile {
-        debug_assert!(self.face_up & (1 << cell) != 0);
-        let t = self.top[cell];
-        self.turn_down(1 << cell);
-        self.height[cell] -= 1;
-        t
-    }
-
-    /// Lift the top tile of `cell` (Strength): `Some(tile)` if face up, `None`
-    /// if face down. The tile under it, face down, becomes the top.
-    pub fn lift(&mut self, cell: usize) -> Option<Tile> {
-        debug_assert!(self.height[cell] > 0 && self.shrine & (1 << cell) == 0);
-        let up = self.face_up_tile(cell);
-        if up.is_some() {
-            self.turn_down(1 << cell);
-        }
-        self.height[cell] -= 1;
-        up
-    }
-
-    /// Put a lifted tile on `cell` (R-PLACE-1), keeping its side.
-    pub fn put(&mut self, cell: usize, tile: Option<Tile>) {
-        debug_assert!(self.placeable() & (1 << cell) != 0);
-        match tile {
-            Some(t) => self.place(cell, t),
-            None => self.height[cell] += 1,
-        }
-    }
-
-    /// Wind: move a built Shrine.
-    pub fn move_shrine(&mut self, from: usize, to: usize) {
-        self.shrine = (self.shrine & !(1 << from)) | 1 << to;
-    }
-
     /// Cells whose top is face down (with or without a Shrine).
     pub fn face_down(&self) -> u16 {
         self.occupied() & !self.face_up
@@ -389,114 +357,6 @@ impl Realm {
     pub fn shrine_spots(&self) -> u16 {
         self.face_down() & !self.shrine
     }
-
-    /// Wind: built Shrines that have another face-down top without a Shrine to go to.
-    pub fn movable_shrines(&self) -> u16 {
-        with_another(self.shrine, self.shrine_spots())
-    }
-
-    /// Strength: stacks without a Shrine (not `last`, the tile just moved)
-    /// with another placeable cell to go to.
-    pub fn strength_sources(&self, last: Option<u8>) -> u16 {
-        let mut from = self.occupied() & !self.shrine;
-        if let Some(l) = last {
-            from &= !(1 << l);
-        }
-        with_another(from, self.placeable())
-    }
-
-    /// Beauty: the lowest cell of each maximal group of >= 4 face-up Faction
-    /// tiles with the same number.
-    pub fn beauty_groups(&self) -> u16 {
-        if count16(self.faction_up()) < 4 {
-            return 0;
-        }
-        self.by_number()[1..].iter().fold(0, |m, &n| m | groups_of(n, 4..=16))
-    }
-
-    /// Cunning: the lowest cell of each maximal group of exactly 3 face-up
-    /// tiles of one type.
-    pub fn cunning_groups(&self) -> u16 {
-        self.by_type.iter().fold(0, |m, &t| m | groups_of(t, 3..=3))
-    }
-
-    /// Types (bit per [`TileType`] index) with a face-up group of `table`'s sizes.
-    pub fn types_with_groups(&self, table: &GroupTable) -> u8 {
-        let mut out = 0u8;
-        for (k, &t) in self.by_type.iter().enumerate() {
-            if table.has(t) {
-                out |= 1 << k;
-            }
-        }
-        out
-    }
-
-    /// Text form for tests and experiments: 4 lines of 4 cells separated by
-    /// spaces; `.` empty, `3Me2` height 3 with a face-up `Me2`, `2#` height 2
-    /// face down, `2S` height 2 face down with a Shrine.
-    pub fn parse(text: &str) -> Result<Realm, String> {
-        let lines: Vec<&str> = text.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
-        if lines.len() != SIDE {
-            return Err(format!("a Realm has {SIDE} rows; got {}", lines.len()));
-        }
-        let mut r = Realm::default();
-        for (row, line) in lines.iter().enumerate() {
-            let cells: Vec<&str> = line.split_whitespace().collect();
-            if cells.len() != SIDE {
-                return Err(format!("row {row} has {} cells, not {SIDE}", cells.len()));
-            }
-            for (col, cell) in cells.iter().enumerate() {
-                let i = crate::coords::Cell::of(row, col).index();
-                if *cell == "." {
-                    continue;
-                }
-                let digits = cell.chars().take_while(|c| c.is_ascii_digit()).count();
-                let h: u8 = cell[..digits].parse().map_err(|_| format!("cell {cell:?} does not start with its height"))?;
-                if h == 0 {
-                    return Err(format!("cell {cell:?}: write an empty cell as '.'"));
-                }
-                // The game has 116 tiles, and the Realm's byte-wise height
-                // tests (`cells_at_least`) rely on heights below 128.
-                if h as usize > Tile::TOTAL {
-                    return Err(format!("cell {cell:?}: a stack of {h} tiles; the game has {}", Tile::TOTAL));
-                }
-                r.height[i] = h;
-                match &cell[digits..] {
-                    "#" => {}
-                    "S" => r.shrine |= 1 << i,
-                    code => {
-                        let t = Tile::parse(code).map_err(|e| format!("cell {cell:?}: {e}"))?;
-                        r.face_up |= 1 << i;
-                        r.top[i] = t;
-                        r.by_type[t.tile_type().index()] |= 1 << i;
-                    }
-                }
-            }
-        }
-        Ok(r)
-    }
-
-    /// The text of [`Realm::parse`].
-    pub fn to_text(&self) -> String {
-        let mut out = String::new();
-        for row in 0..SIDE {
-            let cells: Vec<String> = (0..SIDE)
-                .map(|col| {
-                    let i = crate::coords::Cell::of(row, col).index();
-                    match self.top(i) {
-                        None => ".".into(),
-                        Some((Some(t), _)) => format!("{}{t}", self.height[i]),
-                        Some((None, _)) if self.has_shrine(i) => format!("{}S", self.height[i]),
-                        Some((None, _)) => format!("{}#", self.height[i]),
-                    }
-                })
-                .collect();
-            out.push_str(&cells.join(" "));
-            out.push('\n');
-        }
-        out
-    }
-
     /// Build a Shrine on `cell` (the caller checks R-SHRINE-1: a face-down top without a Shrine).
     #[inline]
     pub fn build_shrine(&mut self, cell: usize) {
@@ -564,33 +424,4 @@ impl Realm {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn parse_refuses_a_stack_taller_than_the_game() {
-        let row = ". . . .";
-        let text = |cell: &str| format!("{cell} . . .\n{row}\n{row}\n{row}");
-        assert!(Realm::parse(&text("116#")).is_ok());
-        let err = Realm::parse(&text("117#")).unwrap_err();
-        assert!(err.contains("the game has 116"), "{err}");
-        assert!(Realm::parse(&text("200Me1")).is_err());
-    }
-
-    #[test]
-    fn vp_table() {
-        // R-CONS-2
-        let expect = [(4, 2), (5, 3), (6, 5), (7, 6), (8, 8), (9, 9), (12, 12), (16, 16)];
-        for (n, vp) in expect {
-            assert_eq!(set_vp(n), vp, "set of {n}");
-        }
-    }
-
-    #[test]
-    fn neighbours_do_not_wrap() {
-        // Cell (0,3) = bit 3 and cell (1,0) = bit 4 are not adjacent (R-ADJ-1).
-        assert_eq!(neighbours(1 << 3) & (1 << 4), 0);
-        assert_eq!(neighbours(1 << 4) & (1 << 3), 0);
-        assert_eq!(neighbours(1 << 5), (1 << 1) | (1 << 4) | (1 << 6) | (1 << 9));
-    }
-}
+mod tests;

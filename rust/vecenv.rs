@@ -371,18 +371,7 @@ impl VecEnv {
                         me.play_opponents(slot, stop)?;
                     }
                     if let Some(actions) = actions {
-                        slot.state.apply_unchecked(actions[i]);
-                        slot.played.push(actions[i]);
-                        me.play_opponents(slot, stop)?;
-                        me.rewards(slot, reward);
-                        if slot.state.is_over() {
-                            terminated[j] = true;
-                            // The setup was validated: dealing again cannot fail.
-                            if let Ok(mut next) = me.deal_n(i, slot.episode + 1, n) {
-                                me.play_opponents(&mut next, stop)?;
-                                *slot = next;
-                            }
-                        }
+                        terminated[j] = me.step_slot(slot, actions[i], i, n, stop, reward)?;
                     }
                     let s = &slot.state;
                     let seat = s.current_player();
@@ -406,6 +395,25 @@ impl VecEnv {
         });
         self.slots = slots;
         played
+    }
+
+    /// Play the learner's `action` in game `i` of `n`, then the opponents up
+    /// to its next turn, and write its rewards; a game that ends is dealt
+    /// again (its next episode). Returns whether it ended.
+    fn step_slot(&self, slot: &mut Slot, action: Action, i: usize, n: usize, stop: Option<&AtomicBool>, reward: &mut [f32]) -> Result<bool, Error> {
+        slot.state.apply_unchecked(action);
+        slot.played.push(action);
+        self.play_opponents(slot, stop)?;
+        self.rewards(slot, reward);
+        if !slot.state.is_over() {
+            return Ok(false);
+        }
+        // The setup was validated: dealing again cannot fail.
+        if let Ok(mut next) = self.deal_n(i, slot.episode + 1, n) {
+            self.play_opponents(&mut next, stop)?;
+            *slot = next;
+        }
+        Ok(true)
     }
 
     fn rewards(&self, slot: &mut Slot, out: &mut [f32]) {

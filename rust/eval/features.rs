@@ -143,6 +143,39 @@ const fn type_of(symbol: u8) -> usize {
     }
 }
 
+/// The groups of one type's tiles `of`: how many of 1, 2 and 3 tiles; then
+/// the biggest group a tile on a `free` cell would make by joining the groups
+/// beside it, and how many free cells would make a set (4 or more).
+#[inline]
+fn groups_and_joins(of: u16, free: u16) -> ([u32; 3], u32, u32) {
+    let mut sizes = [0u32; 3];
+    // The groups, each with its size (at most 8 groups in 16 cells).
+    let (mut groups, mut n_groups) = ([(0u16, 0u32); 8], 0);
+    let mut left = of;
+    while left != 0 {
+        let g = flood(left & left.wrapping_neg(), left);
+        left &= !g;
+        let n = g.count_ones();
+        if let Some(k) = sizes.get_mut(n as usize - 1) {
+            *k += 1;
+        }
+        groups[n_groups] = (g, n);
+        n_groups += 1;
+    }
+    // A tile on a free cell joins the groups beside it (only a free cell
+    // beside the type's tiles joins anything).
+    let (mut best, mut sets) = (0u32, 0u32);
+    let mut cells = free & neighbours(of);
+    while cells != 0 {
+        let around = neighbours(cells & cells.wrapping_neg());
+        cells &= cells - 1;
+        let n = 1 + groups[..n_groups].iter().filter(|g| g.0 & around != 0).map(|g| g.1).sum::<u32>();
+        best = best.max(n);
+        sets += u32::from(n >= 4);
+    }
+    (sizes, best, sets)
+}
+
 /// The observer's Realm's group features, numbered from `base`.
 fn realm_features(obs: &[u8], base: u32, push: &mut impl FnMut(u32, f32)) {
     let realm = &obs[REALMS..REALMS + REALM_SIZE];
@@ -166,33 +199,9 @@ fn realm_features(obs: &[u8], base: u32, push: &mut impl FnMut(u32, f32)) {
     };
     for t in 0..6 {
         let f = t * PER_TYPE;
-        let mut sizes = [0u32; 3];
-        // The groups, each with its size (at most 8 groups in 16 cells).
-        let (mut groups, mut n_groups) = ([(0u16, 0u32); 8], 0);
-        let mut left = of[t];
-        while left != 0 {
-            let g = flood(left & left.wrapping_neg(), left);
-            left &= !g;
-            let n = g.count_ones();
-            if let Some(k) = sizes.get_mut(n as usize - 1) {
-                *k += 1;
-            }
-            groups[n_groups] = (g, n);
-            n_groups += 1;
-        }
+        let (sizes, best, sets) = groups_and_joins(of[t], free);
         for (k, &n) in sizes.iter().enumerate() {
             on(f + 4 * k, n, 4);
-        }
-        // A tile on a free cell joins the groups beside it (only a free cell
-        // beside the type's tiles joins anything).
-        let (mut best, mut sets) = (0u32, 0u32);
-        let mut cells = free & neighbours(of[t]);
-        while cells != 0 {
-            let around = neighbours(cells & cells.wrapping_neg());
-            cells &= cells - 1;
-            let n = 1 + groups[..n_groups].iter().filter(|g| g.0 & around != 0).map(|g| g.1).sum::<u32>();
-            best = best.max(n);
-            sets += u32::from(n >= 4);
         }
         // Joins of 2 to 10 or more tiles.
         let join = if best >= 2 { best.min(10) - 1 } else { 0 };

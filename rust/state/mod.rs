@@ -4,18 +4,22 @@
 //! [`score`] scores, [`observe`] builds what one player may see.
 
 pub mod apply;
+mod invariants;
 pub mod legal;
 mod memo;
 pub mod observe;
+mod phase;
 pub mod score;
 pub mod spirit;
 pub mod turn;
+
+pub use phase::Phase;
 
 use crate::castle::Castle;
 use crate::error::Error;
 use crate::layout::Layout;
 use crate::realm::{ConsolidatedSet, Realm};
-use crate::action::{Action, ActionKind};
+use crate::action::Action;
 use crate::tile::{Tile, TileType};
 
 /// Players a game may have: 1 (solo, the Dragon of Ingenuity in seat 1) to 4; seats are kept in
@@ -41,141 +45,6 @@ pub struct Rules {
 impl Default for Rules {
     fn default() -> Self {
         Rules { dragon_set_bonus: true }
-    }
-}
-
-/// Which decision is pending. The Spirit phases are entered only with cards in
-/// play (`docs/cards.md`); their order is the observation's one-hot order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub enum Phase {
-    /// Start of a turn: take the first tile from the top floor (R-ACT-4) or Summon.
-    #[default]
-    Action,
-    /// The first tile is in hand: complete a Pair, Tile and Shrine, or Discard.
-    Complete,
-    /// Place the next collected tile (R-PLACE-1).
-    Place,
-    /// Build Shrines on the sets just Consolidated, or `Done` (R-SHRINE-1).
-    Shrine,
-    /// The game has ended (R-END-1): no decision is left.
-    GameOver,
-    /// After the placements, before Consolidation: Spirits, or `Done`.
-    Spirits,
-    /// Destruction: which castle tile.
-    Destroy,
-    /// Wind: flip a tile and/or lift a Shrine.
-    Wind,
-    /// Wind: where the lifted Shrine goes.
-    WindTo,
-    /// Strength: which tile to move (or `Done` after one).
-    Strength,
-    /// Strength: where the lifted tile goes.
-    StrengthTo,
-    /// Beauty or Cunning: which group.
-    Set,
-    /// Change: which Special tile becomes which type.
-    Change,
-    /// Change made a group of 3: activate Cunning for it.
-    Cunning,
-    /// After Consolidation and its Shrine step: Spirits, or `Done` to end the turn.
-    EndTurn,
-}
-
-impl Phase {
-    /// Every phase in declaration order: the compact observation's phase index (the tensor's one-hot
-    /// covers the first 14).
-    pub const ALL: [Phase; 15] = [
-        Phase::Action,
-        Phase::Complete,
-        Phase::Place,
-        Phase::Shrine,
-        Phase::GameOver,
-        Phase::Spirits,
-        Phase::Destroy,
-        Phase::Wind,
-        Phase::WindTo,
-        Phase::Strength,
-        Phase::StrengthTo,
-        Phase::Set,
-        Phase::Change,
-        Phase::Cunning,
-        Phase::EndTurn,
-    ];
-    /// The phase's upper-case name (`ACTION`, `END_TURN`, …), as in `docs/cards.md`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Phase::Action => "ACTION",
-            Phase::Complete => "COMPLETE",
-            Phase::Place => "PLACE",
-            Phase::Shrine => "SHRINE",
-            Phase::GameOver => "GAME_OVER",
-            Phase::Spirits => "SPIRITS",
-            Phase::Destroy => "DESTROY",
-            Phase::Wind => "WIND",
-            Phase::WindTo => "WIND_TO",
-            Phase::Strength => "STRENGTH",
-            Phase::StrengthTo => "STRENGTH_TO",
-            Phase::Set => "SET",
-            Phase::Change => "CHANGE",
-            Phase::Cunning => "CUNNING",
-            Phase::EndTurn => "END_TURN",
-        }
-    }
-    /// The kinds of decision this phase takes, activations aside (every
-    /// decision point adds them, R-SPIRIT-2): the one table the legality
-    /// check and the reasons of an illegal action read.
-    pub const fn kinds(self) -> &'static [ActionKind] {
-        use ActionKind as K;
-        match self {
-            Phase::Action => &[K::Take, K::Summon],
-            Phase::Complete => &[K::Take, K::TakeShrine, K::Discard],
-            Phase::Place => &[K::Place],
-            Phase::Shrine => &[K::Shrine, K::Done],
-            Phase::GameOver => &[],
-            Phase::Spirits | Phase::EndTurn => &[K::Done],
-            Phase::Destroy => &[K::Destroy],
-            Phase::Wind => &[K::Flip, K::ShrineFrom, K::Done],
-            Phase::WindTo => &[K::ShrineTo],
-            Phase::Strength => &[K::MoveFrom, K::Done],
-            Phase::StrengthTo => &[K::MoveTo],
-            Phase::Set => &[K::Set],
-            Phase::Change => &[K::Change],
-            Phase::Cunning => &[K::Spirit],
-        }
-    }
-
-    /// What the phase expects, in an illegal action's reason.
-    pub const fn expects(self) -> &'static str {
-        match self {
-            Phase::Action => "TAKE (first tile) or SUMMON",
-            Phase::Complete => "TAKE (second tile), TAKE_SHRINE or DISCARD",
-            Phase::Place => "PLACE",
-            Phase::Shrine => "SHRINE or DONE",
-            Phase::GameOver => "nothing: the game is over",
-            Phase::Spirits | Phase::EndTurn => "SPIRIT or DONE",
-            Phase::Destroy => "DESTROY",
-            Phase::Wind => "FLIP, SHRINE_FROM or DONE",
-            Phase::WindTo => "SHRINE_TO",
-            Phase::Strength => "MOVE_FROM or DONE",
-            Phase::StrengthTo => "MOVE_TO",
-            Phase::Set => "SET",
-            Phase::Change => "CHANGE",
-            Phase::Cunning => "SPIRIT (Cunning)",
-        }
-    }
-
-    /// A phase inside a Spirit's effect (or the two that only a Spirit opens).
-    pub const fn is_spirit_phase(self) -> bool {
-        !matches!(self, Phase::Action | Phase::Complete | Phase::Place | Phase::Shrine | Phase::GameOver)
-    }
-
-    /// Position in [`Phase::ALL`] (the declaration order).
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-    /// The phase of an upper-case name as [`Phase::name`] writes it; `None` for any other text.
-    pub fn parse(name: &str) -> Option<Phase> {
-        Phase::ALL.into_iter().find(|p| p.name() == name)
     }
 }
 
@@ -454,83 +323,6 @@ impl State {
     /// The sets Consolidated this turn.
     pub fn consolidated_sets(&self) -> &[ConsolidatedSet] {
         &self.sets[..self.n_sets as usize]
-    }
-
-    /// Recompute every derived structure from scratch and check the conservation
-    /// laws; used after every step in tests.
-    pub fn check_invariants(&self) -> Result<(), String> {
-        self.castle.check_invariants()?;
-        let n = self.players();
-        let dragon: usize = self.dragon_tiles.iter().map(|&k| k as usize).sum();
-        let mut tiles = self.castle.remaining() + self.discarded as usize + self.held().len() + dragon;
-        let mut shrines = self.general_shrines as u32;
-        let mut tokens = 0;
-        for (i, p) in self.players.iter().enumerate() {
-            if i >= n {
-                if i < self.seats() {
-                    tokens += p.countdown as u32; // the Dragon of Ingenuity's Summons
-                    if p.realm != Realm::default() || p.shrine_pool != 0 || p.vp != 0 {
-                        return Err("the Dragon of Ingenuity has a Realm, Shrines or VP".into());
-                    }
-                } else if *p != (Player { shrine_pool: 1, ..Player::default() }) {
-                    return Err(format!("unused seat {i} is not pristine"));
-                }
-                continue;
-            }
-            // Mid-turn phases may hold an unconsolidated group (between or
-            // after the placements, a Spirit's effect under way).
-            let between = self.between_placements();
-            let placing = i == self.current as usize
-                && match self.phase {
-                    Phase::Action | Phase::Complete | Phase::EndTurn | Phase::GameOver => false,
-                    Phase::Shrine => between,
-                    Phase::Destroy => between || self.turn_cards.origin == Phase::Spirits,
-                    _ => true,
-                };
-            p.realm.check_invariants(!placing).map_err(|e| format!("seat {i}: {e}"))?;
-            tiles += p.realm.tiles() as usize;
-            shrines += p.shrine_pool as u32 + p.realm.shrine_count();
-            tokens += p.countdown as u32;
-        }
-        if tiles != Tile::TOTAL {
-            return Err(format!("{tiles} tiles accounted for, not {}", Tile::TOTAL));
-        }
-        if shrines != SHRINES as u32 {
-            return Err(format!("{shrines} Shrines accounted for, not {SHRINES}"));
-        }
-        if tokens != self.tokens_taken as u32 || self.tokens_taken > COUNTDOWN_TOKENS {
-            return Err("Countdown tokens do not add up".into());
-        }
-        if self.end_triggered != (self.tokens_taken >= self.track) {
-            return Err("end trigger disagrees with the Countdown track (R-END-1)".into());
-        }
-        if self.current as usize >= self.seats() || (self.solo && self.current != 0 && !self.is_over()) {
-            return Err("current seat out of range (in solo the player is always to move)".into());
-        }
-        let expect_held = match self.phase {
-            Phase::Complete => self.held_len == 1 && self.placed == 0,
-            Phase::Place => self.held_len >= 1 && self.placed < self.held_len,
-            Phase::Action | Phase::Spirits | Phase::EndTurn | Phase::GameOver => self.held().is_empty(),
-            // A Spirit's effect or a Shrine step may come between the picks
-            // or the placements.
-            _ => self.held_len <= 2 && self.placed <= self.held_len,
-        };
-        if !expect_held {
-            return Err(format!("held tiles {:?} do not fit phase {:?}", self.held(), self.phase));
-        }
-        if self.turn_cards.used == 0 && self.placed_cells.count_ones() != self.placed as u32 {
-            return Err("the cells placed this turn disagree with the tiles placed".into());
-        }
-        if self.n_sets as usize > MAX_SETS {
-            return Err("consolidated set counts out of range".into());
-        }
-        if self.phase == Phase::Action && self.n_sets != 0 && self.turn_cards.used == 0 {
-            return Err("sets at the start of a turn without a Spirit".into());
-        }
-        if !self.is_over() && self.legal_actions().is_empty() {
-            return Err("no legal action in a running game".into());
-        }
-        Ok(())
     }
 }
 
