@@ -10,6 +10,7 @@
 // The game itself: private modules whose vocabulary is re-exported below,
 // so that a position is `_core::State`, not `_core::state::State`.
 mod action;
+mod budget;
 mod castle;
 mod coords;
 mod error;

@@ -9,6 +9,7 @@
 //! bounded: a fixed table of slots and a fixed arena, emptied when full.
 //! Results do not depend on it (tested in `toy.rs` and `eval/plan.rs`).
 
+use crate::rng::mix;
 /// Slots of the largest table: a power of two. A search small enough to
 /// meet fewer positions gets a smaller table, which stays in the caches (a
 /// miss that goes to memory costs more than the work it saves).
@@ -38,13 +39,6 @@ impl Path {
     }
 }
 
-/// SplitMix64's finaliser: every input bit moves every output bit.
-#[inline]
-fn mix(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
 
 #[derive(Clone, Copy, Default)]
 struct Slot {

@@ -16,8 +16,6 @@ pub mod pimc;
 #[cfg(test)]
 mod toy;
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
 
 use crate::rng::SplitMix64;
 use memo::{Memo, Path};
@@ -143,24 +141,8 @@ impl<M: Copy> Sequence<M> {
 }
 
 /// When a planner stops: a playout budget, a deadline, a stop flag;
-/// whichever comes first. Checked between playouts.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Budget<'a> {
-    /// Playouts left in all.
-    pub playouts: Option<u64>,
-    /// The wall-clock deadline.
-    pub deadline: Option<Instant>,
-    /// Set from outside to stop (Ctrl-C).
-    pub stop: Option<&'a AtomicBool>,
-}
-
-impl Budget<'_> {
-    fn spent(&self, played: u64) -> bool {
-        self.playouts.is_some_and(|p| played >= p)
-            || self.deadline.is_some_and(|d| Instant::now() >= d)
-            || self.stop.is_some_and(|s| s.load(Ordering::Relaxed))
-    }
-}
+/// whichever comes first, checked between playouts.
+pub use crate::budget::Budget;
 
 /// The working memory of nested searches on one problem: a policy and a best
 /// sequence per level, a playout's record and scratch space, allocated once

@@ -197,9 +197,9 @@ pub fn decide<G: PlanGame>(root: &G, cfg: &Config, seed: u64, memory: &mut Memor
     }
     let deadline = cfg.time_limit.map(|t| started + Duration::from_secs_f64(t));
     match cfg.mode {
-        Mode::Follow => follow(root, &legal, cfg, seed, memory, Budget { playouts: cfg.playouts, deadline, stop }, &mut out),
-        Mode::Oracle => oracle(root, &legal, cfg, seed, memory, Budget { playouts: cfg.playouts, deadline, stop }, &mut out),
-        Mode::Mean => per_move(root, &legal, cfg, seed, memory, Budget { playouts: None, deadline, stop }, &mut out),
+        Mode::Follow => follow(root, &legal, cfg, seed, memory, Budget { count: cfg.playouts, deadline, stop }, &mut out),
+        Mode::Oracle => oracle(root, &legal, cfg, seed, memory, Budget { count: cfg.playouts, deadline, stop }, &mut out),
+        Mode::Mean => per_move(root, &legal, cfg, seed, memory, Budget { count: None, deadline, stop }, &mut out),
     }
     out.seconds = started.elapsed().as_secs_f64();
     out
@@ -360,7 +360,7 @@ fn run_thread<G: PlanGame>(root: &G, legal: &[G::Move], cfg: &Config, seed: u64,
             let mut child = det;
             child.play(m);
             planner.policy_mut().fill(0.0);
-            let budget = Budget { playouts: Some(planner.playouts + cfg.nested.playouts()), ..*clock };
+            let budget = Budget { count: Some(planner.playouts + cfg.nested.playouts()), ..*clock };
             let best = planner.search(&child, &mut rng, &budget, None);
             // A move that ends the game has its score and needs no search.
             scores[i] = if child.is_over() { child.score() } else { best.score };

@@ -3,6 +3,7 @@
 
 use super::pimc::{self, Memory, Mode};
 use super::*;
+use std::sync::atomic::AtomicBool;
 
 /// An assignment puzzle: put items `0..N` in positions `0..N`, one per move
 /// (the move is the item for the next position); the score is the sum of
@@ -172,7 +173,7 @@ fn searches_are_seeded_and_budgets_hold() {
     assert_eq!(run(1), run(1));
     assert_eq!(run(1).2, 900);
     let mut p: Planner<Assign> = Planner::new(nested);
-    p.search(&a, &mut SplitMix64::new(1), &Budget { playouts: Some(77), ..Budget::default() }, None);
+    p.search(&a, &mut SplitMix64::new(1), &Budget { count: Some(77), ..Budget::default() }, None);
     assert_eq!(p.playouts, 77);
     let stop = AtomicBool::new(true);
     let mut p: Planner<Assign> = Planner::new(nested);

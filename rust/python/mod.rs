@@ -38,9 +38,11 @@ mod enums;
 mod errors;
 mod evaluator;
 mod game;
+mod game_view;
 mod interrupt;
 mod network;
 mod player;
+mod realm;
 mod runner;
 mod search;
 mod setup;
@@ -51,6 +53,8 @@ use batch::*;
 use enums::*;
 pub(crate) use errors::*;
 use game::*;
+
+use realm::*;
 use setup::*;
 
 /// The Rust core of ``dragoncastle``: games, actions, layouts, batch play and

@@ -22,8 +22,8 @@ mod tree;
 #[cfg(test)]
 mod toy;
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
 
 use crate::rng::SplitMix64;
 pub use root::{search, search_until};
@@ -262,34 +262,11 @@ impl<M: Copy> SearchResult<M> {
     }
 }
 
-/// A thread-local budget check that reads the clock only every few iterations.
-struct Budget<'a> {
-    iterations: u64,
-    deadline: Option<Instant>,
-    /// Set from outside (Ctrl-C) to end the search early.
-    stop: Option<&'a AtomicBool>,
-}
+pub(crate) use crate::budget::Budget;
 
-impl<'a> Budget<'a> {
-    fn new(cfg: &Config, share: u64, start: Instant, stop: Option<&'a AtomicBool>) -> Budget<'a> {
-        Budget {
-            iterations: share,
-            // `check` bounds the time limit, so this cannot overflow.
-            deadline: cfg.time_limit.and_then(|t| start.checked_add(Duration::from_secs_f64(t.clamp(0.0, MAX_TIME_LIMIT)))),
-            stop,
-        }
-    }
-    /// Whether to stop after `done` iterations, `before` of them done when
-    /// last asked: the clock and the stop flag are read each time the count
-    /// passes a multiple of 8 (batches may step over the multiples themselves).
-    #[inline]
-    fn done(&self, before: u64, done: u64) -> bool {
-        // At least one iteration, whatever the clock says.
-        done >= self.iterations
-            || (done > 0
-                && done / 8 != before / 8
-                && (self.deadline.is_some_and(|d| Instant::now() >= d) || self.stop.is_some_and(|s| s.load(Ordering::Relaxed))))
-    }
+/// A search's budget: its share of the iterations and the config's time limit.
+pub(crate) fn budget<'a>(cfg: &Config, share: u64, start: Instant, stop: Option<&'a AtomicBool>) -> Budget<'a> {
+    Budget::new(Some(share), cfg.time_limit, start, stop)
 }
 
 /// Progressive widening's constant unless set (`docs/search.md`).

@@ -4,7 +4,7 @@
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use super::{Budget, Config, EvalError, Evaluator, MoveStats, SearchGame, SearchResult, Tree};
+use super::{Config, EvalError, Evaluator, MoveStats, SearchGame, SearchResult, Tree};
 use crate::rng::{stream, SplitMix64};
 
 /// Search `root` for the seat to move, valuing leaves with `eval`. With
@@ -67,7 +67,7 @@ pub fn search_until<G: SearchGame, E: Evaluator<G>>(
             None => Tree::new(observer),
         };
         let mut rng = SplitMix64::stream(cfg.seed, stream::SEARCH);
-        done[0] = t.run(root, cfg, eval, &mut rng, &Budget::new(cfg, total, start, stop))?;
+        done[0] = t.run(root, cfg, eval, &mut rng, &super::budget(cfg, total, start, stop))?;
         trees.push(t);
         (trees, done)
     } else {
@@ -114,7 +114,7 @@ fn search_threads<G: SearchGame, E: Evaluator<G>>(
                 scope.spawn(move || {
                     let mut t = Tree::new(observer);
                     let mut rng = SplitMix64::stream(cfg.seed, stream::SEARCH + k as u64);
-                    let n = if share == 0 { Ok(0) } else { t.run(root, cfg, eval, &mut rng, &Budget::new(cfg, share, start, stop)) };
+                    let n = if share == 0 { Ok(0) } else { t.run(root, cfg, eval, &mut rng, &super::budget(cfg, share, start, stop)) };
                     (t, n)
                 })
             })

@@ -3,6 +3,7 @@
 //! hidden card).
 
 use super::*;
+use std::sync::atomic::Ordering;
 
 /// A fixed-capacity move list for the toys.
 #[derive(Clone, Default)]

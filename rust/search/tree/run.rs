@@ -49,7 +49,7 @@ impl<M: Copy + Eq + std::fmt::Debug> Tree<M> {
         let mut value = [0f64; MAX_SEATS];
         let (mut before, mut done) = (0u64, 0u64);
         while !budget.done(before, done) {
-            let want = (budget.iterations - done).min(batch as u64);
+            let want = (budget.count.unwrap_or(u64::MAX) - done).min(batch as u64);
             let mut taken = 0u64;
             while taken < want {
                 let mut g = if cfg.determinize { root.determinize(rng) } else { *root };
