@@ -60,7 +60,7 @@ fn main() {
     let (mut decisions, mut digest) = (0u64, 0u64);
     for seed in 0..games {
         setup.seed = seed;
-        let o = play_one(&setup, &Agent::Random, &stop).unwrap_or_else(|e| panic!("{}", e.0));
+        let o = play_one(&setup, &Agent::Random, &stop).unwrap_or_else(|e| panic!("{e}"));
         decisions += o.decisions as u64;
         // A digest of every outcome: the same seeds must give the same games
         // whatever the core's data structures.

@@ -53,7 +53,7 @@ fn main() {
         let (score, decisions, seconds) = match (bias, &plan) {
             (Some(w), Some(config)) => play_with_bias(&setup, config, w),
             _ => {
-                let g = play_game(std::slice::from_ref(&agent), &setup, &stop).unwrap_or_else(|e| panic!("{spec}: {}", e.0));
+                let g = play_game(std::slice::from_ref(&agent), &setup, &stop, 0).unwrap_or_else(|e| panic!("{spec}: {e}"));
                 (g.scores[0], g.decisions[0], g.seconds[0])
             }
         };

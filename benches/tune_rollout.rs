@@ -86,7 +86,7 @@ fn solo_scores(w: &Weights, first: u64, games: u64, iterations: u64, threads: us
                         if k >= games {
                             return out;
                         }
-                        let game = play_game(&agents, &_core::Setup::new(1, first + k), &stop).unwrap_or_else(|e| panic!("{}", e.0));
+                        let game = play_game(&agents, &_core::Setup::new(1, first + k), &stop, 0).unwrap_or_else(|e| panic!("{e}"));
                         out.push((k as usize, game.scores[0] as u32));
                     }
                 })
