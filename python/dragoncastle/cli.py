@@ -183,6 +183,21 @@ def save_plot(draw: Any, path: str) -> None:
     print(f"plot saved to {path}")
 
 
+def checked_output(path: str, content: Any = None) -> None:
+    """Refuse ``path`` unless a regular file can be written there; with
+    ``content``, write it (:func:`dragoncastle.output.write_file`). A one-line
+    error, never a traceback."""
+    from .output import OutputError, check_output, write_file
+
+    try:
+        if content is None:
+            check_output(path)
+        else:
+            write_file(path, content)
+    except OutputError as e:
+        raise SystemExit(f"dragoncastle: {e}") from None
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     game = _core.Game(players=len(args.seats), seed=args.seed, **cards_of(args))
     agents = [make_agent(name, args.seed * 31 + i) for i, name in enumerate(args.seats)]
@@ -288,6 +303,8 @@ def cmd_arena(args: argparse.Namespace) -> int:
         raise SystemExit("--shards splits the games over Ray: add --ray (a local Ray) or --ray ADDRESS")
     if args.search_stats and not args.record:
         raise SystemExit("--search-stats goes into the record: add --record FILE.jsonl")
+    if args.record:
+        checked_output(args.record)
     explain = stdout_is_terminal()
     if explain:
         print(arena_headline(args.seats, args.games, args.seed, cards_of(args)), flush=True)
@@ -298,9 +315,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
     if explain and verdict:
         print(verdict)
     if args.record:
-        with open(args.record, "w") as f:
-            for line in result.records():
-                f.write(line + "\n")
+        checked_output(args.record, lambda f: f.writelines((line + "\n").encode() for line in result.records()))
         print(f"recorded {len(result.games)} games in {args.record}")
     if explain:
         print("\n" + "\n".join(next_steps(args.record)))

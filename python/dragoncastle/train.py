@@ -43,6 +43,7 @@ import numpy as np
 from . import _core, distributed
 from .agents import MCTSAgent
 from .arena import arena, shard_ranges
+from .output import write_file
 from .selfplay import selfplay
 
 __all__ = ["TrainConfig", "train", "Model", "forward", "losses", "sibling_losses", "fit_siblings"]
@@ -678,9 +679,7 @@ def _generations(cfg: TrainConfig, state: dict[str, Any], state_path: str, log: 
             f.write(json.dumps({"generation": g + 1, "seconds": round(state["seconds"], 1), "decisions": decisions,
                                 "selfplay_seconds": round(played - start, 1), "train_seconds": round(trained - played, 1),
                                 "strength": strength, "current": previous, "accepted": accepted, **metrics}) + "\n")
-        with open(state_path + ".tmp", "w") as f:
-            json.dump(state, f)
-        os.replace(state_path + ".tmp", state_path)
+        write_file(state_path, json.dumps(state))
 
 
 def _selfplay_chunks(cfg: TrainConfig, model: str | None, g: int, log: Callable[[str], None]) -> None:
@@ -747,8 +746,7 @@ def _stored(data: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
 def _write_chunk(cfg: TrainConfig, path: str, arrays: dict[str, Any], first: int, n: int,
                  log: Callable[[str], None]) -> None:
     """One data file, written whole or not at all."""
-    np.savez_compressed(path + ".tmp.npz", **arrays)
-    os.replace(path + ".tmp.npz", path)
+    write_file(path, lambda f: np.savez_compressed(f, **arrays))
     if cfg.games > cfg.chunk:
         log(f"  games {first + 1}-{first + n} of {cfg.games}: {len(arrays['to_move'])} decisions")
 
@@ -940,7 +938,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.out and best:
         import shutil
 
-        shutil.copyfile(best, args.out)
+        with open(best, "rb") as source:
+            write_file(args.out, lambda f: shutil.copyfileobj(source, f))
         print(f"best weights: {best}, copied to {args.out}")
     else:
         print(f"best weights: {best}")
