@@ -516,10 +516,28 @@ def test_bad_settings_are_refused_before_any_work(tmp_path, field, value):
     assert not (tmp_path / "run").exists()
 
 
+def test_the_trainers_hidden_bound_is_the_networks(tmp_path, monkeypatch):
+    # One bound: what the trainer accepts, the network accepts (--hidden 2000
+    # once self-played, then failed in Rust on the network's 1024).
+    import dragoncastle.train as module
+
+    for hidden, hidden2 in ((module.MAX_HIDDEN, 1), (1, module.MAX_HIDDEN)):
+        with pytest.raises(ValueError, match="a network has 8 arrays"):  # the sizes passed the header's check
+            _core.Network.from_arrays([], hidden, hidden2, "{}")
+        with pytest.raises(ValueError, match="out of range"):
+            _core.Network.from_arrays([], hidden + (hidden > 1), hidden2 + (hidden2 > 1), "{}")
+    monkeypatch.setattr(module, "selfplay", lambda *a, **k: pytest.fail("self-play before the check"))
+    for field in ("hidden", "hidden2"):
+        with pytest.raises(ValueError, match=f"{field} must be a whole number from 1 to {module.MAX_HIDDEN}"):
+            train(tiny(tmp_path / "run", **{field: module.MAX_HIDDEN + 1}), log=lambda s: None)
+        assert not (tmp_path / "run").exists()
+
+
 @pytest.mark.parametrize("args, message", [
     (["--learning-rate", "nan"], "learning_rate must be a finite number > 0.0"),
     (["--learning-rate", "-0.001"], "learning_rate must be a finite number > 0.0"),
-    (["--hidden", "100000"], "hidden must be a whole number from 1 to 4096"),
+    (["--hidden", "100000"], "hidden must be a whole number from 1 to 1024"),
+    (["--hidden", "2000"], "hidden must be a whole number from 1 to 1024"),
 ])
 def test_the_train_command_refuses_bad_settings_at_once(tmp_path, args, message):
     r = subprocess.run([sys.executable, "-m", "dragoncastle", "train", "--dir", str(tmp_path / "r"), *args],

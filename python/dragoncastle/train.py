@@ -109,8 +109,7 @@ class TrainConfig:
         """Refuse settings that cannot train, before any game is played: a
         ``ValueError`` naming the first bad field. The bounds are
         ``WHOLE_BOUNDS`` and ``REAL_BOUNDS`` (hidden sizes at most
-        ``MAX_HIDDEN``: the weights, their gradients and Adam's moments are
-        held in memory several times over); the search's own settings
+        ``MAX_HIDDEN``, the network's bound); the search's own settings
         (``noise``, ``temperature``) are checked by the search."""
         if not isinstance(self.directory, str) or not self.directory:
             raise ValueError(f"directory must be a path; got {self.directory!r}")
@@ -143,9 +142,10 @@ def _check_bounds(cfg: TrainConfig) -> None:
             raise ValueError(f"{name} must be a finite number {bound}; got {x!r}")
 
 
-#: Largest hidden layers: 4096 x 9485 input features is 155 MB of float32 for the
-#: first matrix alone, before its gradient and Adam's two moments.
-MAX_HIDDEN = 4096
+#: Largest hidden layers: the network's own bound (``MAX_HIDDEN`` of
+#: ``rust/eval/network.rs``, its stack buffers), which ``_core`` does not expose;
+#: tests/test_training.py checks that ``_core.Network`` accepts this and no more.
+MAX_HIDDEN = 1024
 #: Largest batch: a batch's dense features (9485 float32 a decision) and policies.
 MAX_BATCH = 16384
 _UNBOUNDED = 2**63 - 1
