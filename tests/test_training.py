@@ -5,6 +5,7 @@ pipeline end to end on a tiny budget (``docs/training.md``)."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -545,6 +546,41 @@ def test_the_train_command_refuses_bad_settings_at_once(tmp_path, args, message)
     assert r.returncode != 0 and "Traceback" not in r.stderr, r.stderr
     assert r.stderr == f"dragoncastle train: {message}" + r.stderr.split(message, 1)[1] and r.stderr.count("\n") == 1
     assert not (tmp_path / "r").exists()
+
+
+@pytest.mark.parametrize("paths, message", [
+    (lambda t: ["--dir", str(t / "file")], "the run directory {t}/file exists and is not a directory"),
+    (lambda t: ["--dir", "/dev/null"], "the run directory /dev/null exists and is not a directory"),
+    (lambda t: ["--dir", str(t / "file" / "run")], "the run directory {t}/file/run cannot be made: {t}/file is not a"),
+    (lambda t: ["--dir", str(t / "r"), "--out", str(t / "no" / "best.dcnet")], "--out: cannot write {t}/no/best.dcnet: "
+     "no directory {t}/no"),
+    (lambda t: ["--dir", str(t / "r"), "--out", str(t)], "--out: cannot write {t}: it exists and is a directory, not a"),
+    (lambda t: ["--dir", str(t / "r"), "--plot", str(t / "no" / "c.png")], "--plot: cannot write {t}/no/c.png"),
+], ids=["dir-file", "dir-dev-null", "dir-under-a-file", "out-no-directory", "out-a-directory", "plot-no-directory"])
+def test_the_train_command_checks_its_paths_before_any_work(tmp_path, monkeypatch, capsys, paths, message):
+    import dragoncastle.train as module
+
+    (tmp_path / "file").write_text("")
+    monkeypatch.setattr(module, "selfplay", lambda *a, **k: pytest.fail("self-play before the check"))
+    with pytest.raises(SystemExit) as e:
+        module.main(paths(tmp_path))
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and err == "dragoncastle train: " + err.split(": ", 1)[1] and err.count("\n") == 1, err
+    assert message.format(t=tmp_path) in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]
+
+
+def test_the_train_command_may_copy_the_weights_into_the_run_directory_it_makes(tmp_path, monkeypatch):
+    import dragoncastle.train as module
+
+    def fake_train(cfg, log):
+        os.makedirs(cfg.directory)
+        (tmp_path / "r" / "gen001.dcnet").write_bytes(b"weights")
+        return str(tmp_path / "r" / "gen001.dcnet")
+
+    monkeypatch.setattr(module, "train", fake_train)
+    assert module.main(["--dir", str(tmp_path / "r"), "--out", str(tmp_path / "r" / "best.dcnet")]) == 0
+    assert (tmp_path / "r" / "best.dcnet").read_bytes() == b"weights"
 
 
 @pytest.fixture(scope="module")

@@ -43,7 +43,7 @@ import numpy as np
 from . import _core, distributed
 from .agents import MCTSAgent
 from .arena import arena, shard_ranges
-from .output import write_file
+from .output import OutputError, check_output, write_file
 from .selfplay import selfplay
 
 __all__ = ["TrainConfig", "train", "Model", "forward", "losses", "sibling_losses", "fit_siblings"]
@@ -113,6 +113,7 @@ class TrainConfig:
         (``noise``, ``temperature``) are checked by the search."""
         if not isinstance(self.directory, str) or not self.directory:
             raise ValueError(f"directory must be a path; got {self.directory!r}")
+        check_paths(self.directory)
         _check_bounds(self)
         if self.threads is not None and (type(self.threads) is not int or self.threads < 1):
             raise ValueError(f"threads must be a whole number >= 1 or None; got {self.threads!r}")
@@ -574,7 +575,10 @@ def _strength(cfg: TrainConfig, model: str | None, games: int, iterations: int) 
 def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> str:
     """Run (or continue) the training of ``cfg``; returns the path of the best weights."""
     cfg.check()
-    os.makedirs(cfg.directory, exist_ok=True)
+    try:
+        os.makedirs(cfg.directory, exist_ok=True)
+    except OSError as e:
+        raise ValueError(f"cannot make the run directory {cfg.directory}: {e.strerror or e}") from None
     state_path = os.path.join(cfg.directory, "state.json")
     # What decides which games a generation's data files hold: a run continued with
     # other values would read files that are not there, or mix games of other modes.
@@ -913,11 +917,41 @@ def parser() -> Any:
     return ap
 
 
+def check_paths(directory: str, out: str | None = None, plot: str | None = None) -> None:
+    """The one check of a run's paths, before any work: ``directory`` a
+    directory, or a path where one can be made; ``out`` and ``plot`` places
+    for a regular file (:func:`dragoncastle.output.check_output`), in an
+    existing directory or in the run directory. ``ValueError`` naming the
+    path otherwise."""
+    if not os.path.isdir(directory):
+        if os.path.lexists(directory):
+            raise ValueError(f"the run directory {directory} exists and is not a directory")
+        above = os.path.dirname(os.path.abspath(directory))
+        while not os.path.lexists(above):
+            above = os.path.dirname(above)
+        if not os.path.isdir(above):
+            raise ValueError(f"the run directory {directory} cannot be made: {above} is not a directory")
+    for option, path in (("--out", out), ("--plot", plot)):
+        if path is None:
+            continue
+        if not os.path.isdir(directory) and os.path.abspath(os.path.dirname(path)) == os.path.abspath(directory):
+            continue  # in the run directory, still to be made
+        try:
+            check_output(path)
+        except OutputError as e:
+            raise ValueError(f"{option}: {e}") from None
+
+
 def main(argv: list[str] | None = None) -> int:
     """``dragoncastle train``: see ``--help``."""
     import dataclasses
 
-    args = parser().parse_args(argv)
+    ap = parser()
+    args = ap.parse_args(argv)
+    try:
+        check_paths(args.dir, args.out, args.plot)
+    except ValueError as e:
+        ap.exit(2, f"dragoncastle train: {e}\n")
     settings = {f.name: getattr(args, f.name) for f in dataclasses.fields(TrainConfig) if f.name not in _NOT_OPTIONS}
     cfg = TrainConfig(directory=args.dir, command="dragoncastle train " + " ".join(argv if argv is not None else sys.argv[2:]),
                       **settings)
@@ -938,8 +972,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.out and best:
         import shutil
 
-        with open(best, "rb") as source:
-            write_file(args.out, lambda f: shutil.copyfileobj(source, f))
+        try:
+            with open(best, "rb") as source:
+                write_file(args.out, lambda f: shutil.copyfileobj(source, f))
+        except OutputError as e:
+            raise SystemExit(f"dragoncastle train: --out: {e}") from None
         print(f"best weights: {best}, copied to {args.out}")
     else:
         print(f"best weights: {best}")
