@@ -890,7 +890,7 @@ def parser() -> Any:
     import argparse
     import dataclasses
 
-    from .cli import HelpFormatter
+    from .cli_common import HelpFormatter
 
     ap = argparse.ArgumentParser(prog="dragoncastle train", description=DESCRIPTION, formatter_class=HelpFormatter)
     ap.add_argument("--dir", required=True, help=TrainConfig.__dataclass_fields__["directory"].metadata["help"])
