@@ -1,5 +1,5 @@
 """The ``dragoncastle`` command line: ``play``, ``solo``, ``arena``, ``ladder``,
-``replay``, ``bench``, ``serve`` and ``train``, one module per group
+``replay``, ``bench``, ``serve``, ``agents`` and ``train``, one module per group
 (``cli_play``, ``cli_arena``, ``cli_tools``; ``cli_common`` what they share).
 
 ``dragoncastle play --seats greedy random --seed 7`` plays one seeded game and
@@ -56,7 +56,7 @@ def parser() -> argparse.ArgumentParser:
 
 
 #: The commands in the order ``dragoncastle --help`` lists them, each added by its module's function.
-COMMANDS = (add_play, add_solo, add_arena, add_ladder, add_replay, add_bench, add_serve, add_train)
+COMMANDS = (add_play, add_solo, add_arena, add_ladder, add_replay, add_bench, add_serve, add_agents, add_train)
 
 
 def command_parsers() -> dict[str, argparse.ArgumentParser]:

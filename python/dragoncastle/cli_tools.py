@@ -1,4 +1,4 @@
-"""The other commands: ``replay``, ``bench``, ``serve``, and
+"""The other commands: ``replay``, ``bench``, ``serve``, ``agents``, and
 ``train`` as the command list names it (its options are
 :func:`dragoncastle.train.parser`'s)."""
 
@@ -44,6 +44,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_agents(args: argparse.Namespace) -> int:
+    from .agents import describe  # type: ignore[attr-defined]  # another branch adds it
+
+    print(describe())
+    return 0
+
+
 def add_replay(command: Command) -> None:
     """``dragoncastle replay``."""
     pr = command("replay", "one self-contained HTML page to step through recorded games",
@@ -78,6 +85,11 @@ def add_serve(command: Command) -> None:
     pv.add_argument("--port", type=port_arg, default=8000, help="the port")
     pv.add_argument("--open", action="store_true", help="open the page in a browser")
     pv.set_defaults(func=cmd_serve)
+
+
+def add_agents(command: Command) -> None:
+    """``dragoncastle agents``."""
+    command("agents", "describe the agents and how to name them (their specs)").set_defaults(func=cmd_agents)
 
 
 def add_train(command: Command) -> None:
