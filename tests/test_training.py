@@ -521,13 +521,14 @@ def test_the_trainers_hidden_bound_is_the_networks(tmp_path, monkeypatch):
     # One bound: what the trainer accepts, the network accepts (--hidden 2000
     # once self-played, then failed in Rust on the network's 1024).
     import dragoncastle.train as module
+    import dragoncastle.train_data as train_data
 
     for hidden, hidden2 in ((module.MAX_HIDDEN, 1), (1, module.MAX_HIDDEN)):
         with pytest.raises(ValueError, match="a network has 8 arrays"):  # the sizes passed the header's check
             _core.Network.from_arrays([], hidden, hidden2, "{}")
         with pytest.raises(ValueError, match="out of range"):
             _core.Network.from_arrays([], hidden + (hidden > 1), hidden2 + (hidden2 > 1), "{}")
-    monkeypatch.setattr(module, "selfplay", lambda *a, **k: pytest.fail("self-play before the check"))
+    monkeypatch.setattr(train_data, "selfplay", lambda *a, **k: pytest.fail("self-play before the check"))
     for field in ("hidden", "hidden2"):
         with pytest.raises(ValueError, match=f"{field} must be a whole number from 1 to {module.MAX_HIDDEN}"):
             train(tiny(tmp_path / "run", **{field: module.MAX_HIDDEN + 1}), log=lambda s: None)
@@ -559,9 +560,10 @@ def test_the_train_command_refuses_bad_settings_at_once(tmp_path, args, message)
 ], ids=["dir-file", "dir-dev-null", "dir-under-a-file", "out-no-directory", "out-a-directory", "plot-no-directory"])
 def test_the_train_command_checks_its_paths_before_any_work(tmp_path, monkeypatch, capsys, paths, message):
     import dragoncastle.train as module
+    import dragoncastle.train_data as train_data
 
     (tmp_path / "file").write_text("")
-    monkeypatch.setattr(module, "selfplay", lambda *a, **k: pytest.fail("self-play before the check"))
+    monkeypatch.setattr(train_data, "selfplay", lambda *a, **k: pytest.fail("self-play before the check"))
     with pytest.raises(SystemExit) as e:
         module.main(paths(tmp_path))
     err = capsys.readouterr().err
