@@ -127,13 +127,13 @@ def test_cli_arena_on_a_terminal_names_the_game_and_what_to_try_next(tmp_path, c
     """Issue 40: the README's first command, on a terminal, says what it plays,
     the point of the table in words, and the next commands with their times;
     piped (as scripts read it) the output is the table alone, as before."""
-    from dragoncastle import cli
+    from dragoncastle import cli, cli_arena
 
     argv = ["arena", "--seats", "mcts:iterations=40,rollout=random", "random", "--games", "8", "--threads", "1"]
     assert cli.main(argv) == 0
     piped = capsys.readouterr().out
     assert piped.startswith("8 games, 2 player(s)") and len(piped.splitlines()) == 4
-    monkeypatch.setattr(cli, "stdout_is_terminal", lambda: True)
+    monkeypatch.setattr(cli_arena, "stdout_is_terminal", lambda: True)
     assert cli.main(argv) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == ("Dragon Castle, 2 players: 8 seeded games (seeds 0-7), "

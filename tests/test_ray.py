@@ -138,7 +138,7 @@ def test_training_on_ray_equals_a_local_run(local_ray, tmp_path, monkeypatch):
     with the tasks. A chunk already written by a stopped run is kept."""
     import shutil
 
-    import dragoncastle.train as module
+    import dragoncastle.train_data as module  # where the run's self-play is called
 
     def run(directory, **where):
         cfg = TrainConfig(directory=str(directory), players=1, generations=2, games=3, chunk=2, iterations=20,

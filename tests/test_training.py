@@ -5,6 +5,7 @@ pipeline end to end on a tiny budget (``docs/training.md``)."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -516,10 +517,29 @@ def test_bad_settings_are_refused_before_any_work(tmp_path, field, value):
     assert not (tmp_path / "run").exists()
 
 
+def test_the_trainers_hidden_bound_is_the_networks(tmp_path, monkeypatch):
+    # One bound: what the trainer accepts, the network accepts (--hidden 2000
+    # once self-played, then failed in Rust on the network's 1024).
+    import dragoncastle.train as module
+    import dragoncastle.train_data as train_data
+
+    for hidden, hidden2 in ((module.MAX_HIDDEN, 1), (1, module.MAX_HIDDEN)):
+        with pytest.raises(ValueError, match="a network has 8 arrays"):  # the sizes passed the header's check
+            _core.Network.from_arrays([], hidden, hidden2, "{}")
+        with pytest.raises(ValueError, match="out of range"):
+            _core.Network.from_arrays([], hidden + (hidden > 1), hidden2 + (hidden2 > 1), "{}")
+    monkeypatch.setattr(train_data, "selfplay", lambda *a, **k: pytest.fail("self-play before the check"))
+    for field in ("hidden", "hidden2"):
+        with pytest.raises(ValueError, match=f"{field} must be a whole number from 1 to {module.MAX_HIDDEN}"):
+            train(tiny(tmp_path / "run", **{field: module.MAX_HIDDEN + 1}), log=lambda s: None)
+        assert not (tmp_path / "run").exists()
+
+
 @pytest.mark.parametrize("args, message", [
     (["--learning-rate", "nan"], "learning_rate must be a finite number > 0.0"),
     (["--learning-rate", "-0.001"], "learning_rate must be a finite number > 0.0"),
-    (["--hidden", "100000"], "hidden must be a whole number from 1 to 4096"),
+    (["--hidden", "100000"], "hidden must be a whole number from 1 to 1024"),
+    (["--hidden", "2000"], "hidden must be a whole number from 1 to 1024"),
 ])
 def test_the_train_command_refuses_bad_settings_at_once(tmp_path, args, message):
     r = subprocess.run([sys.executable, "-m", "dragoncastle", "train", "--dir", str(tmp_path / "r"), *args],
@@ -527,6 +547,42 @@ def test_the_train_command_refuses_bad_settings_at_once(tmp_path, args, message)
     assert r.returncode != 0 and "Traceback" not in r.stderr, r.stderr
     assert r.stderr == f"dragoncastle train: {message}" + r.stderr.split(message, 1)[1] and r.stderr.count("\n") == 1
     assert not (tmp_path / "r").exists()
+
+
+@pytest.mark.parametrize("paths, message", [
+    (lambda t: ["--dir", str(t / "file")], "the run directory {t}/file exists and is not a directory"),
+    (lambda t: ["--dir", "/dev/null"], "the run directory /dev/null exists and is not a directory"),
+    (lambda t: ["--dir", str(t / "file" / "run")], "the run directory {t}/file/run cannot be made: {t}/file is not a"),
+    (lambda t: ["--dir", str(t / "r"), "--out", str(t / "no" / "best.dcnet")], "--out: cannot write {t}/no/best.dcnet: "
+     "no directory {t}/no"),
+    (lambda t: ["--dir", str(t / "r"), "--out", str(t)], "--out: cannot write {t}: it exists and is a directory, not a"),
+    (lambda t: ["--dir", str(t / "r"), "--plot", str(t / "no" / "c.png")], "--plot: cannot write {t}/no/c.png"),
+], ids=["dir-file", "dir-dev-null", "dir-under-a-file", "out-no-directory", "out-a-directory", "plot-no-directory"])
+def test_the_train_command_checks_its_paths_before_any_work(tmp_path, monkeypatch, capsys, paths, message):
+    import dragoncastle.train as module
+    import dragoncastle.train_data as train_data
+
+    (tmp_path / "file").write_text("")
+    monkeypatch.setattr(train_data, "selfplay", lambda *a, **k: pytest.fail("self-play before the check"))
+    with pytest.raises(SystemExit) as e:
+        module.main(paths(tmp_path))
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and err == "dragoncastle train: " + err.split(": ", 1)[1] and err.count("\n") == 1, err
+    assert message.format(t=tmp_path) in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]
+
+
+def test_the_train_command_may_copy_the_weights_into_the_run_directory_it_makes(tmp_path, monkeypatch):
+    import dragoncastle.train as module
+
+    def fake_train(cfg, log):
+        os.makedirs(cfg.directory)
+        (tmp_path / "r" / "gen001.dcnet").write_bytes(b"weights")
+        return str(tmp_path / "r" / "gen001.dcnet")
+
+    monkeypatch.setattr(module, "train", fake_train)
+    assert module.main(["--dir", str(tmp_path / "r"), "--out", str(tmp_path / "r" / "best.dcnet")]) == 0
+    assert (tmp_path / "r" / "best.dcnet").read_bytes() == b"weights"
 
 
 @pytest.fixture(scope="module")

@@ -90,17 +90,8 @@ import pyspiel
 
 from ._core import DRAGONS, NUM_ACTIONS, OBSERVATION_VERSION, SPIRITS, Action, Game, observation_shape
 
-__all__ = [
-    "SHORT_NAME",
-    "MAX_GAME_LENGTH",
-    "max_game_length",
-    "AgentBot",
-    "DragonCastleGame",
-    "DragonCastleObserver",
-    "DragonCastleState",
-    "ResamplingBot",
-    "register",
-]
+__all__ = ["SHORT_NAME", "MAX_GAME_LENGTH", "max_game_length", "AgentBot", "DragonCastleGame", "DragonCastleObserver",
+           "DragonCastleState", "ResamplingBot", "register"]
 
 SHORT_NAME = "python_dragon_castle"
 

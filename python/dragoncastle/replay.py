@@ -19,13 +19,11 @@ weighs a few megabytes (``docs/replay.md`` has the measurement).
 from __future__ import annotations
 
 import base64
-import contextlib
 import difflib
 import functools
 import html
 import json
 import math
-import os
 import zlib
 from array import array
 from dataclasses import dataclass
@@ -34,6 +32,7 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator, Sequence
 
 from . import _core
+from .output import OutputError, check_output, write_file
 
 __all__ = ["RecordedGame", "ReplayError", "PageStats", "MAX_LINE", "iter_games", "read_games", "replay_page",
            "write_replay"]
@@ -391,18 +390,15 @@ def replay_page(games: Iterable[RecordedGame], title: str = "Dragon Castle games
 
 def write_replay(source: str | Path, out: str | Path, game: int | None = None) -> PageStats:
     """Write the page for the games of ``source`` (``game``: only that one) to
-    ``out``, whole or not at all. Raises :class:`ReplayError` on a file or
-    record it cannot use."""
-    packed, stats = _pack(iter_games(source, game))
-    title = f"{Path(source).name}" + (f", game {game}" if game is not None else f": {stats.games} game(s)")
-    page, stats = _html(packed, f"Dragon Castle: {title}", stats)
-    tmp = f"{out}.tmp"
+    ``out``, a regular file, whole or not at all (:func:`dragoncastle.output.write_file`).
+    Raises :class:`ReplayError` on a file or record it cannot use, or an
+    ``out`` it cannot write (checked before the games are read)."""
     try:
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(page)
-        os.replace(tmp, out)
-    except OSError as e:
-        with contextlib.suppress(OSError):
-            os.remove(tmp)
-        raise ReplayError(f"cannot write {out}: {e}") from None
+        check_output(out)
+        packed, stats = _pack(iter_games(source, game))
+        title = f"{Path(source).name}" + (f", game {game}" if game is not None else f": {stats.games} game(s)")
+        page, stats = _html(packed, f"Dragon Castle: {title}", stats)
+        write_file(out, page)
+    except OutputError as e:
+        raise ReplayError(str(e)) from None
     return stats

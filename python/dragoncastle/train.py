@@ -21,9 +21,11 @@ numpy (``docs/training.md``):
 
 Every generation writes its weights, a checkpoint and a line of
 ``log.jsonl`` in the run directory; a run started again with the same
-directory continues after the last finished generation. The network's
-shape and input are the Rust side's (``rust/eval/network.rs``,
-``rust/eval/features.rs``); the weights file is written by the Rust code.
+directory continues after the last finished generation. This module holds
+the settings, the loop and the command; the network and its losses are
+:mod:`dragoncastle.train_model`, the fitting :mod:`dragoncastle.train_fit`,
+the self-play and its data files :mod:`dragoncastle.train_data` (their
+public names are importable from here too).
 """
 
 from __future__ import annotations
@@ -32,7 +34,6 @@ import contextlib
 import json
 import math
 import os
-import statistics
 import sys
 import time
 from dataclasses import asdict, dataclass, field
@@ -41,13 +42,15 @@ from typing import Any, Callable
 import numpy as np
 
 from . import _core, distributed
-from .agents import MCTSAgent
-from .arena import arena, shard_ranges
-from .selfplay import selfplay
+from .arena import arena
+from .output import OutputError, check_output, write_file
+from .train_data import _agent, _check_window_files, _concat, _load_window, _selfplay_chunks  # noqa: F401 (_concat)
+from .train_fit import fit, fit_siblings, held_out_rows, sibling_agreement  # noqa: F401 (re-exported)
+from .train_model import (SEATS, Adam, Model, features, forward, losses, relative_returns,  # noqa: F401
+                          sibling_losses, value_targets)
 
 __all__ = ["TrainConfig", "train", "Model", "forward", "losses", "sibling_losses", "fit_siblings"]
 
-SEATS = _core.MAX_SEATS  # value columns: one per seat, relative to the mover
 HELD_OUT_SEEDS = 1_000_000_000  # gate deals: far from every self-play seed
 
 
@@ -108,11 +111,11 @@ class TrainConfig:
         """Refuse settings that cannot train, before any game is played: a
         ``ValueError`` naming the first bad field. The bounds are
         ``WHOLE_BOUNDS`` and ``REAL_BOUNDS`` (hidden sizes at most
-        ``MAX_HIDDEN``: the weights, their gradients and Adam's moments are
-        held in memory several times over); the search's own settings
+        ``MAX_HIDDEN``, the network's bound); the search's own settings
         (``noise``, ``temperature``) are checked by the search."""
         if not isinstance(self.directory, str) or not self.directory:
             raise ValueError(f"directory must be a path; got {self.directory!r}")
+        check_paths(self.directory)
         _check_bounds(self)
         if self.threads is not None and (type(self.threads) is not int or self.threads < 1):
             raise ValueError(f"threads must be a whole number >= 1 or None; got {self.threads!r}")
@@ -142,9 +145,10 @@ def _check_bounds(cfg: TrainConfig) -> None:
             raise ValueError(f"{name} must be a finite number {bound}; got {x!r}")
 
 
-#: Largest hidden layers: 4096 x 9485 input features is 155 MB of float32 for the
-#: first matrix alone, before its gradient and Adam's two moments.
-MAX_HIDDEN = 4096
+#: Largest hidden layers: the network's own bound (``MAX_HIDDEN`` of
+#: ``rust/eval/network.rs``, its stack buffers), which ``_core`` does not expose;
+#: tests/test_training.py checks that ``_core.Network`` accepts this and no more.
+MAX_HIDDEN = 1024
 #: Largest batch: a batch's dense features (9485 float32 a decision) and policies.
 MAX_BATCH = 16384
 _UNBOUNDED = 2**63 - 1
@@ -165,401 +169,6 @@ REAL_BOUNDS: dict[str, tuple[float, float, bool]] = {
 }
 
 
-class Model:
-    """The network's arrays as numpy float32, in the Rust file order."""
-
-    NAMES = tuple(_core.Network.ARRAYS)
-
-    def __init__(self, hidden: int, hidden2: int, seed: int) -> None:
-        rng = np.random.default_rng(seed)
-        f = _core.NETWORK_FEATURES
-        self.hidden, self.hidden2 = hidden, hidden2
-        self.embed = (rng.standard_normal((f, hidden)) * 0.05).astype(np.float32)
-        self.b0 = np.full(hidden, 0.1, np.float32)
-        self.w1 = (rng.standard_normal((hidden, hidden2)) / math.sqrt(hidden)).astype(np.float32)
-        self.b1 = np.zeros(hidden2, np.float32)
-        self.wv = (rng.standard_normal((hidden2, SEATS)) * 0.01).astype(np.float32)
-        self.bv = np.full(SEATS, 0.4, np.float32)
-        self.wp = (rng.standard_normal((_core.NUM_ACTIONS, hidden2)) * 0.01).astype(np.float32)
-        self.bp = np.zeros(_core.NUM_ACTIONS, np.float32)
-
-    def arrays(self) -> list[np.ndarray]:
-        return [getattr(self, n) for n in self.NAMES]
-
-    def to_network(self, training: dict[str, Any]) -> Any:
-        return _core.Network.from_arrays([np.ascontiguousarray(a, np.float32).ravel() for a in self.arrays()],
-                                         self.hidden, self.hidden2, json.dumps(training))
-
-    @classmethod
-    def from_network(cls, net: Any) -> "Model":
-        header = json.loads(net.header)
-        m = cls.__new__(cls)
-        m.hidden, m.hidden2 = header["hidden"], header["hidden2"]
-        for name, (rows, cols), a in zip(cls.NAMES, _core.Network.shapes(m.hidden, m.hidden2), net.arrays()):
-            setattr(m, name, a.reshape((rows, cols) if rows > 1 else (cols,)).copy())  # a bias is a vector here
-        return m
-
-
-def features(observations: np.ndarray) -> np.ndarray:
-    """The network's input for a batch: a dense ``float32 (N, NETWORK_FEATURES)``."""
-    rows, cols, weights = _core.network_features(np.ascontiguousarray(observations, np.uint8))
-    x = np.zeros((len(observations), _core.NETWORK_FEATURES), np.float32)
-    x[rows, cols] = weights
-    return x
-
-
-def forward(m: Model, x: np.ndarray, masks: np.ndarray) -> dict[str, np.ndarray]:
-    """The forward pass (as ``_core.Network.forward``), keeping what backprop needs."""
-    a = x @ m.embed + m.b0
-    h = np.clip(a, 0.0, 1.0)
-    z = h @ m.w1 + m.b1
-    r = np.maximum(z, 0.0)
-    values = r @ m.wv + m.bv
-    logits = np.where(masks, r @ m.wp.T + m.bp, -np.inf).astype(np.float32)
-    return {"a": a, "h": h, "z": z, "r": r, "values": values, "logits": logits}
-
-
-def relative_returns(returns: np.ndarray, to_move: np.ndarray, players: int) -> np.ndarray:
-    """Returns by seat relative to the mover (column 0 the mover's), as the network predicts them."""
-    idx = (to_move[:, None] + np.arange(players)[None, :]) % players
-    return np.take_along_axis(returns, idx, axis=1)
-
-
-def value_targets(data: dict[str, np.ndarray], players: int, q_weight: float) -> np.ndarray:
-    """The value targets by seat relative to the mover: the final returns mixed
-    with the search's value where there is one (solo: the mover's score / 100;
-    with rivals, the mover's column, the rest rescaled to keep the sum 1)."""
-    z = relative_returns(data["returns"], data["to_move"], players).astype(np.float64)
-    q = data.get("values")
-    if q is None or q_weight == 0:
-        return z.astype(np.float32)
-    searched = ~np.isnan(q)
-    t = z.copy()
-    mine = np.where(searched, (1 - q_weight) * z[:, 0] + q_weight * np.nan_to_num(q), z[:, 0])
-    if players > 1:
-        rest = z[:, 1:].sum(axis=1)
-        scale = np.where(rest > 0, (1 - mine) / np.where(rest > 0, rest, 1), 0.0)
-        t[:, 1:] = z[:, 1:] * scale[:, None]
-        # A mover who lost everywhere but keeps some value: share it evenly.
-        empty = rest <= 0
-        t[empty, 1:] = ((1 - mine[empty]) / (players - 1))[:, None]
-    t[:, 0] = mine
-    return t.astype(np.float32)
-
-
-def losses(m: Model, x: np.ndarray, masks: np.ndarray, policies: np.ndarray, targets: np.ndarray,
-           players: int, value_weight: float = 1.0, grads: bool = True) -> tuple[float, float, dict[str, np.ndarray]]:
-    """Policy cross-entropy and value loss of a batch, and their gradients."""
-    n = len(x)
-    f = forward(m, x, masks)
-    logits = f["logits"]
-    top = logits.max(axis=1, keepdims=True)
-    e = np.where(masks, np.exp(logits - top), 0.0)
-    p = e / e.sum(axis=1, keepdims=True)
-    logp = np.where(masks, logits - top - np.log(e.sum(axis=1, keepdims=True)), 0.0)
-    policy_loss = float(-(policies * logp).sum() / n)
-    v = f["values"]
-    dv = np.zeros_like(v)
-    if players == 1:
-        err = v[:, 0] - targets[:, 0]
-        value_loss = float((err ** 2).mean())
-        dv[:, 0] = 2 * err / n
-    else:
-        s = v[:, :players] - v[:, :players].max(axis=1, keepdims=True)
-        q = np.exp(s) / np.exp(s).sum(axis=1, keepdims=True)
-        value_loss = float(-(targets * np.log(q + 1e-12)).sum() / n)
-        dv[:, :players] = (q - targets) / n
-    if not grads:
-        return policy_loss, value_loss, {}
-    dv *= value_weight
-    dlogits = np.where(masks, p - policies, 0.0) / n
-    g: dict[str, np.ndarray] = {}
-    g["wp"] = dlogits.T @ f["r"]
-    g["bp"] = dlogits.sum(axis=0)
-    g["wv"] = f["r"].T @ dv
-    g["bv"] = dv.sum(axis=0)
-    dr = dlogits @ m.wp + dv @ m.wv.T
-    dz = dr * (f["z"] > 0)
-    g["w1"] = f["h"].T @ dz
-    g["b1"] = dz.sum(axis=0)
-    dh = dz @ m.w1.T
-    da = dh * ((f["a"] > 0) & (f["a"] < 1))
-    g["embed"] = x.T @ da
-    g["b0"] = da.sum(axis=0)
-    return policy_loss, value_loss, g
-
-
-def sibling_losses(m: Model, x: np.ndarray, targets: np.ndarray, groups: np.ndarray, absolute: float = 1.0,
-                   centred: float = 10.0, grads: bool = True, players: int = 1,
-                   seats: np.ndarray | None = None) -> tuple[float, float, np.ndarray, dict[str, np.ndarray]]:
-    """The value head on sibling targets: ``x`` the features of children
-    positions, ``targets`` their search values for the seat that moved,
-    ``groups`` which decision each child belongs to (``0 .. G-1``). Two
-    squared errors: on the values, and on the values minus their siblings'
-    mean (the differences between moves, which a search compares; a phase's
-    bias, shared by siblings, cancels). Returns both losses, the values and
-    the gradients of ``absolute * loss + centred * centred_loss`` (value path
-    only).
-
-    Solo, a value is the network's first output (a score / 100). With
-    ``players`` > 1 it is the chance to win that the network gives the seat
-    that moved: the softmax over the seats' outputs, at the relative seat
-    ``seats`` (``child_seats`` of :func:`dragoncastle.selfplay`), as the
-    search reads it (``Network::seat_values``)."""
-    n = len(x)
-    a = x @ m.embed + m.b0
-    h = np.clip(a, 0.0, 1.0)
-    z = h @ m.w1 + m.b1
-    r = np.maximum(z, 0.0)
-    if players == 1:
-        v = r @ m.wv[:, 0] + m.bv[0]
-    else:
-        seats = np.zeros(n, np.int64) if seats is None else np.asarray(seats, np.int64)
-        logits = r @ m.wv[:, :players] + m.bv[:players]
-        e = np.exp(logits - logits.max(axis=1, keepdims=True))
-        p = e / e.sum(axis=1, keepdims=True)
-        v = p[np.arange(n), seats]
-    t = targets.astype(np.float64)
-    err = v - t
-    g_count = np.bincount(groups)
-    mean = lambda y: (np.bincount(groups, y) / np.maximum(g_count, 1))[groups]  # noqa: E731
-    e_c = (v - mean(v)) - (t - mean(t))
-    value_loss, centred_loss = float((err ** 2).mean()), float((e_c ** 2).mean())
-    if not grads:
-        return value_loss, centred_loss, v, {}
-    # d/dv_i of sum_j e_j^2 is 2 e_i: the e of a group sum to zero. A lone child has e = 0.
-    dv = (2 * absolute * err + 2 * centred * e_c) / n
-    if players == 1:
-        dout = np.zeros((n, SEATS))
-        dout[:, 0] = dv
-    else:
-        # d p_k / d logit_j = p_k (δ_kj - p_j).
-        dl = -p * v[:, None]
-        dl[np.arange(n), seats] += v
-        dout = np.zeros((n, SEATS))
-        dout[:, :players] = dl * dv[:, None]
-    dout = dout.astype(m.wv.dtype)
-    g: dict[str, np.ndarray] = {}
-    g["wv"] = r.T @ dout
-    g["bv"] = dout.sum(axis=0)
-    dz = (dout @ m.wv.T) * (z > 0)
-    g["w1"] = h.T @ dz
-    g["b1"] = dz.sum(axis=0)
-    da = (dz @ m.w1.T) * ((a > 0) & (a < 1))
-    g["embed"] = x.T @ da
-    g["b0"] = da.sum(axis=0)
-    return value_loss, centred_loss, v, g
-
-
-def _child_batches(child_rows: np.ndarray, decisions: np.ndarray, per_batch: int, rng: np.random.Generator | None):
-    """Children of ``decisions`` in batches of whole sibling groups: (child indices, group of each, 0-based)."""
-    order = np.argsort(child_rows, kind="stable")
-    starts = np.searchsorted(child_rows[order], decisions)
-    ends = np.searchsorted(child_rows[order], decisions, side="right")
-    keep = ends > starts
-    starts, ends = starts[keep], ends[keep]
-    idx = np.arange(len(starts)) if rng is None else rng.permutation(len(starts))
-    for b in range(0, len(idx), per_batch):
-        sel = idx[b:b + per_batch]
-        sizes = ends[sel] - starts[sel]
-        rows = np.concatenate([order[s:e] for s, e in zip(starts[sel], ends[sel])])
-        yield rows, np.repeat(np.arange(len(sel)), sizes)
-
-
-def sibling_agreement(values: np.ndarray, targets: np.ndarray, groups: np.ndarray) -> tuple[float, float]:
-    """Over groups of two or more siblings: how often the best value is the best
-    target, and the correlation of values and targets minus their groups' means."""
-    count = np.bincount(groups)
-    vc = values - (np.bincount(groups, values) / count)[groups]
-    tc = targets - (np.bincount(groups, targets) / count)[groups]
-    multi = count[groups] > 1
-    agree, n = 0, 0
-    for k in np.flatnonzero(count > 1):
-        sel = groups == k
-        agree += int(np.argmax(values[sel]) == np.argmax(targets[sel]))
-        n += 1
-    corr = float(np.corrcoef(vc[multi], tc[multi])[0, 1]) if multi.sum() > 2 else float("nan")
-    return agree / max(n, 1), corr
-
-
-class Adam:
-    def __init__(self, m: Model, lr: float) -> None:
-        self.lr, self.t = lr, 0
-        self.mo = {n: np.zeros_like(getattr(m, n)) for n in Model.NAMES}
-        self.ve = {n: np.zeros_like(getattr(m, n)) for n in Model.NAMES}
-
-    def step(self, m: Model, g: dict[str, np.ndarray]) -> None:
-        self.t += 1
-        b1, b2 = 0.9, 0.999
-        for n, gn in g.items():
-            self.mo[n] = b1 * self.mo[n] + (1 - b1) * gn
-            self.ve[n] = b2 * self.ve[n] + (1 - b2) * gn * gn
-            mh = self.mo[n] / (1 - b1 ** self.t)
-            vh = self.ve[n] / (1 - b2 ** self.t)
-            setattr(m, n, (getattr(m, n) - self.lr * mh / (np.sqrt(vh) + 1e-8)).astype(np.float32))
-
-
-def held_out_rows(data: dict[str, np.ndarray], rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """The rows held out (a tenth of the games, or of the rows when the games are not known) and the rest."""
-    n = len(data["to_move"])
-    order = rng.permutation(n)
-    if "game" in data and len(np.unique(data["game"])) > 1:
-        # Whole games: the decisions of one game are alike, and a held-out decision whose
-        # neighbours were trained on flatters the network (docs/training.md).
-        games = np.unique(data["game"])
-        is_held = np.isin(data["game"], rng.permutation(games)[: max(1, len(games) // 10)])
-        return order[is_held[order]], order[~is_held[order]]
-    held = order[: max(1, n // 10)]
-    return held, order[len(held):]
-
-
-def fit(m: Model, data: dict[str, np.ndarray], cfg: TrainConfig, rng: np.random.Generator,
-        log: Callable[[str], None]) -> dict[str, float]:
-    """Train ``m`` in place on ``data``; the losses of the last epoch and on a held-out tenth."""
-    held, train_rows = held_out_rows(data, rng)
-    targets = value_targets(data, cfg.players, cfg.q_weight)
-    opt = Adam(m, cfg.learning_rate)
-    children = cfg.players == 1 and cfg.children_share > 0 and len(data.get("child_rows", ())) > 0
-    out: dict[str, float] = {}
-    for epoch in range(cfg.epochs):
-        rng.shuffle(train_rows)
-        pl, vl, k = 0.0, 0.0, 0
-        for start in range(0, len(train_rows), cfg.batch):
-            rows = np.sort(train_rows[start:start + cfg.batch])
-            x = features(data["observations"][rows])
-            p, v, g = losses(m, x, data["masks"][rows], data["policies"][rows], targets[rows], cfg.players, cfg.value_weight)
-            opt.step(m, g)
-            pl, vl, k = pl + p * len(rows), vl + v * len(rows), k + len(rows)
-        hp, hv, _ = losses(m, features(data["observations"][held]), data["masks"][held], data["policies"][held],
-                           targets[held], cfg.players, grads=False)
-        out = {"policy_loss": pl / k, "value_loss": vl / k, "held_policy_loss": hp, "held_value_loss": hv}
-        log(f"  epoch {epoch + 1}/{cfg.epochs}: policy {pl / k:.4f}, value {vl / k:.5f}; held out: policy {hp:.4f}, value {hv:.5f}")
-        if children:
-            out.update(_fit_children(m, data, cfg, opt, rng, np.sort(train_rows), np.sort(held)))
-            log(f"    children: value {out['child_value_loss']:.6f}, centred {out['child_centred_loss']:.7f}; held out: value"
-                f" {out['held_child_value_loss']:.6f}, centred {out['held_child_centred_loss']:.7f}, best child agrees"
-                f" {out['held_child_agreement']:.3f}, centred correlation {out['held_child_correlation']:.3f}")
-    return out
-
-
-def _fit_children(m: Model, data: dict[str, np.ndarray], cfg: TrainConfig, opt: "Adam", rng: np.random.Generator,
-                  train_rows: np.ndarray, held: np.ndarray) -> dict[str, float]:
-    """One pass of the value head over the sibling targets of the training
-    decisions, then the losses on the held-out decisions' children."""
-    obs, q, parent = data["child_observations"], data["child_values"], data["child_rows"]
-    tv, tc, k = 0.0, 0.0, 0
-    for rows, groups in _child_batches(parent, train_rows, max(1, cfg.batch // 4), rng):
-        v, c, _, g = sibling_losses(m, features(obs[rows]), q[rows], groups, cfg.child_weight, cfg.centre_weight)
-        opt.step(m, g)
-        tv, tc, k = tv + v * len(rows), tc + c * len(rows), k + len(rows)
-    return {"child_value_loss": tv / max(k, 1), "child_centred_loss": tc / max(k, 1), **_held_children(m, data, held)}
-
-
-def _held_children(m: Model, data: dict[str, np.ndarray], held: np.ndarray, players: int = 1) -> dict[str, float]:
-    """The sibling losses of the held-out decisions' children, how often the
-    network's best child is the search's, and the centred correlation."""
-    obs, q, parent = data["child_observations"], data["child_values"], data["child_rows"]
-    seats = _child_seats(data)
-    hv = hc = 0.0
-    hk = 0
-    values: list[np.ndarray] = []
-    targets: list[np.ndarray] = []
-    groups_all: list[np.ndarray] = []
-    offset = 0
-    for rows, groups in _child_batches(parent, held, 1024, None):
-        v, c, vals, _ = sibling_losses(m, features(obs[rows]), q[rows], groups, grads=False, players=players, seats=seats[rows])
-        hv, hc, hk = hv + v * len(rows), hc + c * len(rows), hk + len(rows)
-        values.append(vals)
-        targets.append(q[rows])
-        groups_all.append(groups + offset)
-        offset += int(groups.max()) + 1
-    agree, corr = (sibling_agreement(np.concatenate(values), np.concatenate(targets).astype(np.float64), np.concatenate(groups_all))
-                   if hk else (float("nan"), float("nan")))
-    return {"held_child_value_loss": hv / max(hk, 1), "held_child_centred_loss": hc / max(hk, 1),
-            "held_child_agreement": agree, "held_child_correlation": corr}
-
-
-def fit_siblings(data: dict[str, np.ndarray], hidden: int, hidden2: int, epochs: int, seed: int,
-                 learning_rate: float = 1e-3, absolute: float = 1.0, centre: float = 20.0, decay: float = 1.0,
-                 per_batch: int = 64, held_share: float = 0.05, log: Callable[[str], None] = print,
-                 after_epoch: Callable[[Model, int], None] | None = None, players: int = 1) -> tuple[Model, dict[str, float]]:
-    """A fresh network whose value path learns the sibling targets of ``data``
-    (``child_observations``, ``child_values``, ``child_rows``, ``child_seats``
-    and ``game`` as :func:`dragoncastle.selfplay` returns them with
-    ``children``) of games of ``players`` (solo: scores; with rivals: the
-    chance to win of the seat that moved, :func:`sibling_losses`).
-
-    Holds out ``held_share`` of the games, then trains ``epochs`` passes of
-    :func:`sibling_losses` (``absolute`` on the values, ``centre`` on their
-    differences from their siblings' mean) over batches of ``per_batch``
-    decisions' children, with Adam, a cosine learning rate per epoch and
-    decoupled weight decay (``decay`` times the learning rate per step) on the
-    three weight matrices of the value path. Logs each epoch's training and
-    held-out losses; ``after_epoch(model, epoch)`` may save the weights.
-    Returns the model and the last epoch's figures."""
-    if epochs < 1 or per_batch < 1 or not 0 < held_share < 1:
-        raise ValueError("epochs and per_batch must be at least 1 and held_share in (0, 1)")
-    parent = data["child_rows"]
-    if len(parent) == 0:
-        raise ValueError("the data has no sibling targets: self-play with children=(share, k)")
-    rng = np.random.default_rng(seed)
-    decisions = np.unique(parent)
-    games = np.unique(data["game"][decisions])
-    held_games = rng.permutation(games)[: max(1, round(len(games) * held_share))]
-    is_held = np.isin(data["game"][decisions], held_games)
-    held, train_rows = decisions[is_held], decisions[~is_held]
-    log(f"  {len(parent)} children of {len(decisions)} decisions of {len(games)} games; held out: {len(held_games)} games")
-    obs, q, seats = data["child_observations"], data["child_values"].astype(np.float64), _child_seats(data)
-    m = Model(hidden, hidden2, seed)
-    opt = Adam(m, learning_rate)
-    out: dict[str, float] = {}
-    for epoch in range(epochs):
-        opt.lr = learning_rate * 0.5 * (1 + math.cos(math.pi * epoch / epochs))
-        tv = tc = 0.0
-        k = 0
-        for rows, groups in _child_batches(parent, train_rows, per_batch, rng):
-            a, c, _, g = sibling_losses(m, features(obs[rows]), q[rows], groups, absolute, centre, players=players, seats=seats[rows])
-            opt.step(m, g)
-            if decay:
-                for name in ("embed", "w1", "wv"):
-                    setattr(m, name, (getattr(m, name) * (1 - opt.lr * decay)).astype(np.float32))
-            tv, tc, k = tv + a * len(rows), tc + c * len(rows), k + len(rows)
-        out = {"child_value_loss": tv / max(k, 1), "child_centred_loss": tc / max(k, 1), **_held_children(m, data, held, players)}
-        log(f"  epoch {epoch + 1}/{epochs} (lr {opt.lr:.1e}): children value {out['child_value_loss']:.6f}, centred"
-            f" {out['child_centred_loss']:.7f}; held out: value {out['held_child_value_loss']:.6f}, centred"
-            f" {out['held_child_centred_loss']:.7f}, best child agrees {out['held_child_agreement']:.3f},"
-            f" centred correlation {out['held_child_correlation']:.3f}")
-        if after_epoch is not None:
-            after_epoch(m, epoch + 1)
-    return m, out
-
-
-def _child_seats(data: dict[str, np.ndarray]) -> np.ndarray:
-    """Which relative value each child's target is for (solo data written before
-    ``child_seats`` existed: all 0)."""
-    seats = data.get("child_seats")
-    return np.zeros(len(data["child_rows"]), np.int64) if seats is None else seats
-
-
-def _agent(cfg: TrainConfig, model: str | None, iterations: int, selfplay_noise: bool) -> MCTSAgent:
-    """The one description of the run's search: self-play's (with its noise
-    and temperature) or the gates' (without), with ``model`` or rollouts
-    alone. It keeps no tree, as self-play never does and as the shipped
-    network was gated."""
-    tuning: dict[str, Any] = {"reuse_tree": False}
-    if model is not None:
-        tuning["model"] = model
-        if cfg.rollout_weight:
-            tuning["rollout_weight"] = cfg.rollout_weight
-        if not cfg.priors:
-            tuning["priors"] = False
-        elif selfplay_noise and cfg.noise:
-            tuning["noise"] = tuple(cfg.noise)
-    if selfplay_noise and cfg.temperature:
-        tuning["temperature"] = cfg.temperature
-    return MCTSAgent(iterations=iterations, **tuning)
-
-
 def _strength(cfg: TrainConfig, model: str | None, games: int, iterations: int) -> float:
     """Mean solo score, or win rate against the rollout search, on held-out deals."""
     spec = _agent(cfg, model, iterations, selfplay_noise=False).spec
@@ -573,7 +182,10 @@ def _strength(cfg: TrainConfig, model: str | None, games: int, iterations: int) 
 def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> str:
     """Run (or continue) the training of ``cfg``; returns the path of the best weights."""
     cfg.check()
-    os.makedirs(cfg.directory, exist_ok=True)
+    try:
+        os.makedirs(cfg.directory, exist_ok=True)
+    except OSError as e:
+        raise ValueError(f"cannot make the run directory {cfg.directory}: {e.strerror or e}") from None
     state_path = os.path.join(cfg.directory, "state.json")
     # What decides which games a generation's data files hold: a run continued with
     # other values would read files that are not there, or mix games of other modes.
@@ -678,181 +290,7 @@ def _generations(cfg: TrainConfig, state: dict[str, Any], state_path: str, log: 
             f.write(json.dumps({"generation": g + 1, "seconds": round(state["seconds"], 1), "decisions": decisions,
                                 "selfplay_seconds": round(played - start, 1), "train_seconds": round(trained - played, 1),
                                 "strength": strength, "current": previous, "accepted": accepted, **metrics}) + "\n")
-        with open(state_path + ".tmp", "w") as f:
-            json.dump(state, f)
-        os.replace(state_path + ".tmp", state_path)
-
-
-def _selfplay_chunks(cfg: TrainConfig, model: str | None, g: int, log: Callable[[str], None]) -> None:
-    """Generation ``g``'s self-play by the search with the network at ``model``
-    (None: the rollout search), ``cfg.chunk`` games per data file; files
-    already written (by a run that stopped) are kept. Game ``k`` of the
-    generation has seed ``cfg.seed + g * cfg.games + k`` however it is chunked,
-    and wherever it is played (``cfg.ray``)."""
-    chunks = [(c, first, min(cfg.chunk, cfg.games - first)) for c, first in enumerate(range(0, cfg.games, cfg.chunk))]
-    paths = [os.path.join(cfg.directory, f"data{g:03d}-{c:03d}.npz") for c, _, _ in chunks]
-    missing = [(c, first, n) for c, first, n in chunks if not os.path.exists(paths[c])]
-    seed = cfg.seed + g * cfg.games
-    if cfg.ray is None:
-        agent = _agent(cfg, model, cfg.iterations, selfplay_noise=True)
-        for c, first, n in missing:
-            _write_chunk(cfg, paths[c], _stored(_selfplay(cfg, agent, n, seed + first, cfg.threads)), first, n, log)
-    elif missing:
-        ray = distributed.ray_module()  # train() holds the session
-        per_task = distributed.per_task(cfg.threads)
-        task = ray.remote(_selfplay_shard).options(num_cpus=per_task)
-        files = ray.put(distributed.read_files([model] if model else []))
-        # Every missing chunk's shards are queued at once (about
-        # SHARDS_PER_SLOT per slot in all), so no slot waits for a chunk's
-        # last game; the chunks are written in order as their shards are back.
-        per_chunk = -(-distributed.SHARDS_PER_SLOT * distributed.slots(ray, per_task) // len(missing))
-        refs = {c: [task.remote(cfg, model, files, count, seed + first + s, per_task) for s, count in shard_ranges(n, per_chunk)]
-                for c, first, n in missing}
-        try:
-            for c, first, n in missing:
-                _write_chunk(cfg, paths[c], _concat(distributed.gather(ray, refs[c])), first, n, log)
-                del refs[c]  # its results can leave the object store
-        except BaseException:
-            distributed.cancel(ray, [r for rs in refs.values() for r in rs])
-            raise
-
-
-def _selfplay(cfg: TrainConfig, agent: MCTSAgent, n: int, seed: int, threads: int | None) -> dict[str, np.ndarray]:
-    """Games ``seed .. seed + n - 1`` of self-play in the mode of ``cfg``."""
-    children = cfg.children_share > 0 and (cfg.players == 1 or cfg.targets == "siblings")
-    return selfplay(agent, n, players=cfg.players, seed=seed, threads=threads, spirits=cfg.spirits or None,
-                    dragons=cfg.dragons or None, children=(cfg.children_share, cfg.children_max) if children else None)
-
-
-def _selfplay_shard(cfg: TrainConfig, model: str | None, files: dict[str, bytes], n: int, seed: int,
-                    threads: int) -> dict[str, np.ndarray]:
-    """The body of a Ray task: :func:`_selfplay` with the network at
-    ``model``, read from the bytes that came with the task (a node need not
-    see the driver's disk), in the form stored. A module-level function, so
-    that the workers run the installed package."""
-    if model is not None:
-        model = distributed.local_path(model, files)
-    return _stored(_selfplay(cfg, _agent(cfg, model, cfg.iterations, selfplay_noise=True), n, seed, threads))
-
-
-def _stored(data: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """Self-play data as a data file holds it: the policies, mostly zeros,
-    sparse (``policy_rows``, ``policy_cols``, ``policy_values``)."""
-    rows, cols = np.nonzero(data["policies"])
-    out = {k: v for k, v in data.items() if k != "policies"}
-    out.update(policy_rows=rows, policy_cols=cols, policy_values=data["policies"][rows, cols])
-    return out
-
-
-def _write_chunk(cfg: TrainConfig, path: str, arrays: dict[str, Any], first: int, n: int,
-                 log: Callable[[str], None]) -> None:
-    """One data file, written whole or not at all."""
-    np.savez_compressed(path + ".tmp.npz", **arrays)
-    os.replace(path + ".tmp.npz", path)
-    if cfg.games > cfg.chunk:
-        log(f"  games {first + 1}-{first + n} of {cfg.games}: {len(arrays['to_move'])} decisions")
-
-
-def _window_paths(cfg: TrainConfig, g: int) -> list[tuple[int, str]]:
-    """The data files of the window that ends with generation ``g``, with the generation of each."""
-    return [(k, os.path.join(cfg.directory, f"data{k:03d}-{c:03d}.npz"))
-            for k in range(max(0, g + 1 - cfg.window), g + 1) for c in range(0, -(-cfg.games // cfg.chunk))]
-
-
-def _check_window_files(cfg: TrainConfig, g: int) -> None:
-    """The earlier generations' data files of ``g``'s window are there, before
-    ``g``'s self-play (which writes only ``g``'s)."""
-    for k, path in _window_paths(cfg, g):
-        if k < g and not os.path.isfile(path):
-            _read_chunk(path, cfg)  # its error names the file
-
-
-def _load_window(cfg: TrainConfig, g: int) -> tuple[dict[str, np.ndarray], int]:
-    """The data of the window that ends with generation ``g``, each file
-    checked (:func:`_read_chunk`), and generation ``g``'s number of decisions."""
-    parts = []
-    decisions = 0
-    for k, path in _window_paths(cfg, g):
-        d = _read_chunk(path, cfg)
-        decisions += len(d["to_move"]) if k == g else 0
-        if cfg.targets == "siblings":
-            d = {name: d[name] for name in ("to_move", "game", "child_observations", "child_values", "child_rows",
-                                            "child_seats") if name in d}
-        else:
-            policies = np.zeros((len(d["to_move"]), _core.NUM_ACTIONS), np.float32)
-            policies[d.pop("policy_rows"), d.pop("policy_cols")] = d.pop("policy_values")
-            d["policies"] = policies
-        parts.append(d)
-    return _concat(parts), decisions
-
-
-def _chunk_arrays(cfg: TrainConfig) -> dict[str, tuple[str, tuple[int, ...], str]]:
-    """The arrays of a data file (as :func:`_stored` writes them): the rows each
-    has (``n`` decisions, ``m`` children, ``p`` policy entries), the shape
-    after them, and the kinds of numpy type it may have."""
-    obs = (_core.COMPACT_OBSERVATION_SIZE,)
-    return {"to_move": ("n", (), "iu"), "observations": ("n", obs, "u"), "masks": ("n", (_core.NUM_ACTIONS,), "b"),
-            "actions": ("n", (), "iu"), "values": ("n", (), "f"), "returns": ("n", (cfg.players,), "f"),
-            "game": ("n", (), "iu"), "policy_rows": ("p", (), "iu"), "policy_cols": ("p", (), "iu"),
-            "policy_values": ("p", (), "f"), "child_observations": ("m", obs, "u"), "child_rows": ("m", (), "iu"),
-            "child_actions": ("m", (), "iu"), "child_visits": ("m", (), "iu"), "child_values": ("m", (), "f"),
-            "child_seats": ("m", (), "iu")}
-
-
-def _chunk_needs(cfg: TrainConfig) -> tuple[str, ...]:
-    """The arrays the training reads from a data file."""
-    if cfg.targets == "siblings":
-        return ("to_move", "game", "child_observations", "child_values", "child_rows")
-    return ("to_move", "observations", "masks", "returns", "policy_rows", "policy_cols", "policy_values")
-
-
-# Values that index other arrays: (array, what it indexes, bound).
-_INDEX_BOUNDS = (("to_move", "players"), ("policy_rows", "n"), ("policy_cols", "actions"), ("child_rows", "n"),
-                 ("child_seats", "players"))
-
-
-def _read_chunk(path: str, cfg: TrainConfig) -> dict[str, np.ndarray]:
-    """A data file's arrays, checked (present, shaped and typed as
-    :func:`_stored` writes them, indices in range, no NaN where none is
-    written): ``ValueError`` naming the file and the array otherwise."""
-    try:
-        with np.load(path, allow_pickle=False) as z:
-            d = {name: z[name] for name in z.files}
-    except FileNotFoundError:
-        raise ValueError(f"{path}: missing: a data file of the run's window (delete state.json and the gen*.dcnet "
-                         "files to start the run again)") from None
-    except Exception as e:  # numpy and zipfile raise many kinds on a damaged file
-        raise ValueError(f"{path}: not a data file ({type(e).__name__}: {e})") from None
-    rows: dict[str, int] = {}
-    for name, (kind, shape, types) in _chunk_arrays(cfg).items():
-        if name not in d:
-            if name in _chunk_needs(cfg):
-                raise ValueError(f"{path}: no array {name}")
-            continue
-        a = d[name]
-        n = rows.setdefault(kind, a.shape[0] if a.ndim else -1)
-        if a.ndim != 1 + len(shape) or a.shape != (n, *shape) or a.dtype.kind not in types:
-            raise ValueError(f"{path}: {name} is {a.dtype} {a.shape}, not ({kind}, {', '.join(map(str, shape))}) of "
-                             f"{'/'.join(types)} type, as its other arrays say")
-        if name in ("returns", "policy_values", "child_values") and not np.isfinite(a).all():
-            raise ValueError(f"{path}: {name} holds NaN or infinite values")
-    bounds = {"players": cfg.players, "n": rows.get("n", 0), "actions": _core.NUM_ACTIONS}
-    for name, of in _INDEX_BOUNDS:
-        if name in d and len(d[name]) and not (0 <= d[name].min() and d[name].max() < bounds[of]):
-            raise ValueError(f"{path}: {name} holds values outside 0 to {bounds[of] - 1}")
-    return d
-
-
-def _concat(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
-    """Parts of self-play data (shards, chunks, generations) as one, in order:
-    the arrays that index decisions (``child_rows``, ``policy_rows``) shifted
-    to the joined rows; an array only when every part has it."""
-    out = {k: np.concatenate([p[k] for p in parts]) for k in parts[0] if all(k in p for p in parts)}
-    offsets = np.cumsum([0] + [len(p["to_move"]) for p in parts[:-1]])
-    for k in ("child_rows", "policy_rows"):
-        if k in out:
-            out[k] = np.concatenate([p[k] + o for p, o in zip(parts, offsets)])
-    return out
+        write_file(state_path, json.dumps(state))
 
 
 #: What ``dragoncastle train --help`` says first (plain text; the module's
@@ -888,7 +326,7 @@ def parser() -> Any:
     import argparse
     import dataclasses
 
-    from .cli import HelpFormatter
+    from .cli_common import HelpFormatter
 
     ap = argparse.ArgumentParser(prog="dragoncastle train", description=DESCRIPTION, formatter_class=HelpFormatter)
     ap.add_argument("--dir", required=True, help=TrainConfig.__dataclass_fields__["directory"].metadata["help"])
@@ -915,11 +353,41 @@ def parser() -> Any:
     return ap
 
 
+def check_paths(directory: str, out: str | None = None, plot: str | None = None) -> None:
+    """The one check of a run's paths, before any work: ``directory`` a
+    directory, or a path where one can be made; ``out`` and ``plot`` places
+    for a regular file (:func:`dragoncastle.output.check_output`), in an
+    existing directory or in the run directory. ``ValueError`` naming the
+    path otherwise."""
+    if not os.path.isdir(directory):
+        if os.path.lexists(directory):
+            raise ValueError(f"the run directory {directory} exists and is not a directory")
+        above = os.path.dirname(os.path.abspath(directory))
+        while not os.path.lexists(above):
+            above = os.path.dirname(above)
+        if not os.path.isdir(above):
+            raise ValueError(f"the run directory {directory} cannot be made: {above} is not a directory")
+    for option, path in (("--out", out), ("--plot", plot)):
+        if path is None:
+            continue
+        if not os.path.isdir(directory) and os.path.abspath(os.path.dirname(path)) == os.path.abspath(directory):
+            continue  # in the run directory, still to be made
+        try:
+            check_output(path)
+        except OutputError as e:
+            raise ValueError(f"{option}: {e}") from None
+
+
 def main(argv: list[str] | None = None) -> int:
     """``dragoncastle train``: see ``--help``."""
     import dataclasses
 
-    args = parser().parse_args(argv)
+    ap = parser()
+    args = ap.parse_args(argv)
+    try:
+        check_paths(args.dir, args.out, args.plot)
+    except ValueError as e:
+        ap.exit(2, f"dragoncastle train: {e}\n")
     settings = {f.name: getattr(args, f.name) for f in dataclasses.fields(TrainConfig) if f.name not in _NOT_OPTIONS}
     cfg = TrainConfig(directory=args.dir, command="dragoncastle train " + " ".join(argv if argv is not None else sys.argv[2:]),
                       **settings)
@@ -940,7 +408,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.out and best:
         import shutil
 
-        shutil.copyfile(best, args.out)
+        try:
+            with open(best, "rb") as source:
+                write_file(args.out, lambda f: shutil.copyfileobj(source, f))
+        except OutputError as e:
+            raise SystemExit(f"dragoncastle train: --out: {e}") from None
         print(f"best weights: {best}, copied to {args.out}")
     else:
         print(f"best weights: {best}")

@@ -1,7 +1,7 @@
 """Spirit cards (R-SPIRIT-1, R-SPIRIT-2, docs/cards.md): which cards are in
 play, where they may be activated, the per-turn memory, and the questions their
 effects ask of the castle and the Realm. The turn itself (what each decision
-does) is in ``game.py``.
+does) is in ``turn.py`` and ``effects.py``.
 """
 
 from __future__ import annotations

@@ -1,0 +1,176 @@
+"""``dragoncastle play`` and ``dragoncastle solo``: games played and shown
+one at a time, a seat possibly a person at the terminal."""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+from typing import Any
+
+from . import _core
+from .agents import ORACLE, SOLO_DEFAULT, from_spec
+from .cli_common import (SPEC_HELP, Command, add_card_args, cards_of, need_matplotlib, positive, run_arena, save_plot,
+                         seed_arg, spec_arg)
+from .play import play
+
+
+class HumanAgent:
+    """Asks for an action in the terminal (its text, its id, or its list number)."""
+
+    def __init__(self, out: Any = sys.stdout, inp: Any = sys.stdin) -> None:
+        self.out, self.inp = out, inp
+
+    def act(self, game: _core.Game) -> _core.Action:
+        legal = game.legal_actions()
+        print(game, file=self.out)
+        print(f"Seat {game.current_player}, phase {game.phase.name}. Legal actions:", file=self.out)
+        for i, a in enumerate(legal):
+            print(f"  [{i}] {a}", file=self.out)
+        while True:
+            print("> ", end="", file=self.out, flush=True)
+            line = self.inp.readline()
+            if not line:
+                raise SystemExit("input closed")
+            text = line.strip()
+            if text.startswith("[") and text.endswith("]"):
+                text = text[1:-1]
+            if text.isdigit() and int(text) < len(legal):
+                return legal[int(text)]
+            try:
+                a = _core.Action(text)
+            except _core.IllegalActionError as e:
+                print(e, file=self.out)
+                continue
+            if a in legal:
+                return a
+            print(f"{a} is not legal now", file=self.out)
+
+
+def make_agent(spec: str, seed: int) -> Any:
+    """An agent for a seat: ``human`` or any spec of :func:`dragoncastle.agents.from_spec`."""
+    if spec == "human":
+        return HumanAgent()
+    try:
+        return from_spec(spec, seed)
+    except ValueError as e:
+        raise SystemExit(str(e)) from None
+
+
+#: How to read ``str(game)`` (also in the README).
+PICTURE_LEGEND = """reading the picture (str(game)):
+  header   players, turns played (as game.turn), who moves and the phase, the top floor,
+           tiles left in the castle, Countdown tokens left
+  castle   rows and columns numbered from 0 at the north-west corner (a space is row,col);
+           each space shows its stack height and top tile: 2So4 is two tiles with So4 on top;
+           * marks an Available tile (a long side free, R-AVAIL-1); . is no tile
+  realms   one per seat, 4 x 4 cells: 1So5 is one tile, So5 face up; 2## two tiles, the top
+           face down; 2#S face down with a Shrine; . empty
+  tiles    Me, So, Fa: Merchant, Soldier, Farmer 1-6; Se: Season 1-4; Wi: Wind 1-4; Dr: Dragon 1-3
+"""
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    game = _core.Game(players=len(args.seats), seed=args.seed, **cards_of(args))
+    agents = [make_agent(name, args.seed * 31 + i) for i, name in enumerate(args.seats)]
+    if args.verbose:
+        while not game.is_over:
+            seat = game.current_player
+            action = agents[seat].act(game)
+            print(f"turn {game.turn + 1:>3}  seat {seat}  {action}")
+            game.apply(action)
+    else:
+        play(game, agents)
+    print(game)
+    for seat, (name, score) in enumerate(zip(args.seats, game.scores())):
+        print(f"seat {seat} ({name}): {score} points")
+    print("winner(s): " + ", ".join(f"seat {w} ({args.seats[w]})" for w in game.winners()))
+    return 0
+
+
+def cmd_solo(args: argparse.Namespace) -> int:
+    if args.plot:
+        need_matplotlib()
+    if args.agent == "human":
+        if args.games != 1:
+            raise SystemExit("a human plays one game at a time (--games 1)")
+        game = _core.Game(players=1, seed=args.seed, **cards_of(args))
+        play(game, [HumanAgent()])
+        print(game)
+        print(f"seed {args.seed}: score {game.scores()[0]}, rank {game.rank()}")
+        if args.oracle:
+            report_oracle(args, [game.scores()[0]])
+        if args.plot:
+            from .plots import plot_solo
+
+            save_plot(lambda path: plot_solo(game.scores(), path, title=f"your solo game, seed {args.seed}"), args.plot)
+        return 0
+    result = run_arena([args.agent], args.games, args.seed, args.threads, sys.stderr.isatty() or args.progress, cards_of(args))
+    scores = [g["scores"][0] for g in result.games]
+    if args.games == 1:
+        g0 = result.games[0]
+        game = _core.Game(players=1, seed=args.seed, spirits=g0["spirits"], dragons=g0["dragons"])
+        for a in result.games[0]["actions"]:
+            game.apply(a)
+        print(game)
+    for g in result.games:
+        print(f"seed {g['seed']}: score {g['scores'][0]}, rank {_core.solo_rank(g['scores'][0])}")
+    if args.oracle:
+        report_oracle(args, scores)
+    if args.games > 1:
+        print(f"{args.games} games: mean {statistics.mean(scores):.2f}, sd {statistics.stdev(scores):.2f}, "
+              f"min {min(scores)}, max {max(scores)}, {1000 * result.seconds_per_move()[0]:.2f} ms per move")
+        print("ranks:")
+        # Ranks in the order of the core's table (lowest first).
+        order = list(dict.fromkeys(_core.solo_rank(s) for s in range(max(max(scores), 60) + 1)))
+        for rank in order:
+            k = sum(1 for sc in scores if _core.solo_rank(sc) == rank)
+            if k:
+                print(f"  {rank:<15} {k:>5}  {'#' * max(1, round(40 * k / args.games))}")
+    if args.plot:
+        from .plots import plot_solo
+
+        save_plot(lambda path: plot_solo(scores, path, title=f"{args.agent}: {args.games} solo game(s) from seed {args.seed}"),
+                  args.plot)
+    return 0
+
+
+def report_oracle(args: argparse.Namespace, scores: list[int]) -> None:
+    """Replay each deal with the oracle (the planner on the true deal, ``--oracle-agent``) and
+    print how far each game was from the best it found: an analysis, not a rival."""
+    print(f"the oracle ({args.oracle_agent}) plays the same deals, seeing every hidden tile:", file=sys.stderr)
+    found = run_arena([args.oracle_agent], len(scores), args.seed, args.threads, sys.stderr.isatty() or args.progress,
+                      cards_of(args))
+    for g, score in zip(found.games, scores):
+        best = g["scores"][0]
+        print(f"seed {g['seed']}: oracle {best} ({_core.solo_rank(best)}); this game {score}, {best - score:+d} to the oracle")
+
+
+def add_play(command: Command) -> None:
+    """``dragoncastle play``."""
+    pp = command("play", "play one game between agents (or you) and print the final position and scores",
+                 SPEC_HELP, epilog=PICTURE_LEGEND)
+    pp.add_argument("--seats", nargs="+", default=["greedy", "random"], type=spec_arg, help="one agent per seat (2-4)")
+    pp.add_argument("--seed", type=seed_arg, default=7, help="the deal's seed")
+    pp.add_argument("--verbose", "-v", action="store_true", help="print every decision")
+    add_card_args(pp)
+    pp.set_defaults(func=cmd_play)
+
+
+def add_solo(command: Command) -> None:
+    """``dragoncastle solo``."""
+    ps = command("solo", "play solo against the Dragon of Ingenuity; prints scores and ranks", SPEC_HELP)
+    ps.add_argument("--agent", default=SOLO_DEFAULT, type=spec_arg,
+                    help="who plays (default: the strongest measured solo agent, docs/plan.md: %(default)s)")
+    ps.add_argument("--oracle", action="store_true",
+                    help="also play each deal with the oracle, which sees the hidden tiles, and print how far from it "
+                         "each game was (analysis)")
+    ps.add_argument("--oracle-agent", default=ORACLE, type=spec_arg, help="the oracle's spec")
+    ps.add_argument("--seed", type=seed_arg, default=7, help="game k is dealt with seed + k")
+    ps.add_argument("--games", type=positive, default=1, help="games to play")
+    ps.add_argument("--threads", type=positive, default=None, help="games played at once (default: every core)")
+    ps.add_argument("--progress", action="store_true", help="show the progress bar even when not on a terminal")
+    ps.add_argument("--plot", metavar="FILE.png",
+                    help="draw the score histogram over the rank bands (needs matplotlib) (default: no plot)")
+    add_card_args(ps)
+    ps.set_defaults(func=cmd_solo)
