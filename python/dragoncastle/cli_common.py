@@ -62,7 +62,7 @@ def spec_arg(text: str) -> str:
     """argparse type: an agent spec the core accepts (or ``human``)."""
     if text != "human":
         try:
-            _core.agent_spec(text)
+            _core.Player.parse(text)
         except ValueError as e:
             raise argparse.ArgumentTypeError(str(e)) from None
     return text

@@ -45,7 +45,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_agents(args: argparse.Namespace) -> int:
-    from .agents import describe  # type: ignore[attr-defined]  # another branch adds it
+    from .agents import describe
 
     print(describe())
     return 0

@@ -127,7 +127,7 @@ class TrainConfig:
             raise ValueError(f"ray is 'local', 'auto' or a cluster address; got {self.ray!r}")
         noise: Any = None if self.noise is None else tuple(self.noise)
         try:
-            _core.MCTS(self.iterations, None, 1, noise=noise, temperature=self.temperature)
+            _core.Player("mcts", {"iterations": self.iterations, "noise": noise, "temperature": self.temperature})
         except (TypeError, ValueError) as e:
             raise ValueError(f"noise or temperature: {e}") from None
 
@@ -314,7 +314,7 @@ def _noise(text: str) -> tuple[float, float] | None:
     if text.lower() in ("none", "off"):
         return None
     try:
-        alpha, fraction = _core.agent_spec(f"mcts:noise={text}")[1]["noise"]
+        alpha, fraction = _core.Player.parse(f"mcts:noise={text}").settings()["noise"]
     except ValueError:
         raise argparse.ArgumentTypeError(f"noise is alpha/fraction (0.3/0.25) or none; got {text!r}") from None
     return (alpha, fraction)
