@@ -75,7 +75,7 @@ pub fn play_game(agents: &[Agent], setup: &Setup, stop: &AtomicBool, top_moves: 
     }
     let mut players: Vec<Player> = (0..n).map(|seat| Player::new(agents[out.agent_of_seat[seat] as usize].clone())).collect();
     let mut search = Vec::new();
-    let played = crate::run::play(&mut players, &Setup { players: n, ..setup.clone() }, stop, |_, _, _, stats| {
+    let played = crate::run::play(&mut players, &Setup { players: n, ..setup.clone() }, stop, true, |_, _, _, stats| {
         if top_moves > 0 {
             search.push(match stats {
                 Stats::Search(r) => Some(DecisionStats::of(r, top_moves)),

@@ -2,12 +2,18 @@
 //!
 //! Game `k` of a batch with seed `s` is dealt with seed `s + k`, and every
 //! agent draws by the seed rule of `agents::player`, as in the arena, so
-//! results depend neither on the number of threads nor on the runner.
+//! results depend neither on the number of threads nor on the runner. One
+//! exception, for speed: a batch of `random` games, the core's throughput
+//! benchmark, draws from one stream per game,
+//! `SplitMix64::stream(s + k, stream::PLAYOUT)`, inside the state's fused
+//! pick-and-apply step; through the one decision path the same games cost
+//! 1.7 times the instructions (`docs/experiments/2026-12-04-one-player.md`).
 
 use std::sync::atomic::AtomicBool;
 
 
-use crate::agents::{Agent, Player};
+use crate::agents::{random_playout, Agent, Player};
+use crate::rng::{stream, SplitMix64};
 use crate::error::Error;
 use crate::setup::Setup;
 use crate::state::MAX_PLAYERS;
@@ -25,10 +31,17 @@ pub struct Outcome {
 
 /// Play the game of `setup` to the end with `policy` in every seat, each
 /// seat drawing by the seed rule ([`crate::agents::decision_rng`]), as in
-/// every runner. An error is a setup's or an evaluator's.
+/// every runner; `random` alone draws from one stream per game (see the
+/// module). An error is a setup's or an evaluator's.
 pub fn play_one(setup: &Setup, policy: &Agent, stop: &AtomicBool) -> Result<Outcome, Error> {
+    if *policy == Agent::Random {
+        let mut s = setup.state()?;
+        let decisions = random_playout(&mut s, &mut SplitMix64::stream(setup.seed, stream::PLAYOUT));
+        let (scores, winners) = s.final_scores();
+        return Ok(Outcome { scores, winners, decisions });
+    }
     let mut players = vec![Player::new(policy.clone()); setup.players];
-    let g = crate::run::play(&mut players, setup, stop, |_, _, _, _| {})?;
+    let g = crate::run::play(&mut players, setup, stop, false, |_, _, _, _| {})?;
     let (scores, winners) = g.state.final_scores();
     Ok(Outcome { scores, winners, decisions: g.decisions.iter().sum() })
 }

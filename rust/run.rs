@@ -33,18 +33,20 @@ pub struct Played {
 /// Play the game of `setup` to the end, seat `i` deciding with
 /// `players[i]` by the seed rule ([`decision_rng`]); `record(state, seat,
 /// action, stats)` sees every decision before it is played, after it is
-/// timed. When `stop` becomes true the game is abandoned (and returned
+/// timed. With `timed`, the seconds of each seat's decisions are measured
+/// (two clock reads a decision: a random game's decisions cost about as
+/// much). When `stop` becomes true the game is abandoned (and returned
 /// unfinished). An error is a setup's or an evaluator's.
-pub fn play<E: Explore>(players: &mut [Player<E>], setup: &Setup, stop: &AtomicBool, mut record: impl FnMut(&State, usize, Action, &Stats)) -> Result<Played, Error> {
+pub fn play<E: Explore>(players: &mut [Player<E>], setup: &Setup, stop: &AtomicBool, timed: bool, mut record: impl FnMut(&State, usize, Action, &Stats)) -> Result<Played, Error> {
     let mut s = setup.state()?;
     let mut out = Played { state: s, actions: Vec::new(), decisions: [0; MAX_PLAYERS], seconds: [0.0; MAX_PLAYERS] };
     while !s.is_over() && !stop.load(Ordering::Relaxed) {
         let seat = s.current_player();
         let player = players.get_mut(seat).ok_or_else(|| Error::Setup(format!("no player for seat {seat}")))?;
         let mut rng = decision_rng(setup.seed, seat, out.decisions[seat]);
-        let start = Instant::now();
+        let start = timed.then(Instant::now);
         let (a, stats) = player.decide(&s, &out.actions, &mut rng, Some(stop))?;
-        out.seconds[seat] += start.elapsed().as_secs_f64();
+        out.seconds[seat] += start.map_or(0.0, |t| t.elapsed().as_secs_f64());
         out.decisions[seat] += 1;
         let Some(a) = a else { break };
         record(&s, seat, a, &stats);

@@ -93,7 +93,7 @@ where
     let mut players: Vec<Player<E>> = (0..setup.players).map(|_| Player::new(agent.clone())).collect();
     let mut obs = [0u8; COMPACT_OBSERVATION_SIZE];
     let mut legal = ActionList::default();
-    let played = crate::run::play(&mut players, setup, stop, |s, seat, best, stats| {
+    let played = crate::run::play(&mut players, setup, stop, false, |s, seat, best, stats| {
         let Stats::Search(r) = stats else { return };
         s.compact_observation(seat, &mut obs);
         rec.observations.extend_from_slice(&obs);
