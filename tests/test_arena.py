@@ -180,8 +180,8 @@ def test_bad_specs_are_value_errors(spec):
 
 def test_from_spec_builds_the_agent():
     a = from_spec("mcts:iterations=50,rollout=random,c=0.3,reuse=true", seed=3)
-    assert isinstance(a, MCTSAgent) and a.iterations == 50 and a.seed == 3
-    assert a.tuning["rollout"] == "random" and a.tuning["exploration"] == 0.3 and a.tuning.get("reuse_tree", True) is True
+    assert isinstance(a, MCTSAgent) and a.settings["iterations"] == 50 and a.seed == 3
+    assert a.settings["rollout"] == "random" and a.settings["c"] == 0.3 and a.settings["reuse"] is True
     g = dc.Game(players=2, seed=1)
     assert a.act(g) in g.legal_actions()
     assert isinstance(from_spec("greedy"), GreedyAgent) and isinstance(from_spec("random"), RandomAgent)
@@ -190,8 +190,8 @@ def test_from_spec_builds_the_agent():
 def test_spec_exploration_follows_the_game():
     """A spec without ``c`` takes the default of the game it plays (0.05 in
     solo, 0.5 with the win reward); with ``c`` it is fixed."""
-    assert from_spec("mcts:iterations=50").tuning.get("exploration") is None
-    assert from_spec("mcts:iterations=50,c=0.3").tuning["exploration"] == 0.3
+    assert from_spec("mcts:iterations=50").settings["c"] is None
+    assert from_spec("mcts:iterations=50,c=0.3").settings["c"] == 0.3
     solo = dc.Game(players=1, seed=4)
     a = from_spec("mcts:iterations=300", seed=1).search(solo)
     b = MCTSAgent(iterations=300, seed=1, exploration=0.05, reward="win", rollout="tuned", epsilon=0.0,
