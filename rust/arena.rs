@@ -108,11 +108,7 @@ pub fn run(
     if !(1..=MAX_PLAYERS).contains(&agents.len()) {
         return Err(Error::Setup(format!("an arena needs 1 to 4 agents; got {}", agents.len())));
     }
-    for agent in agents {
-        agent.check_players(agents.len()).map_err(Error::Setup)?;
-    }
-    let hidden: Vec<bool> = agents.iter().map(Agent::reads_hidden).collect();
-    crate::agents::check_table(&hidden, agents.len(), false)?;
+    crate::run::check_seats(agents, agents.len())?;
     let table = crate::run::table(&Setup { players: agents.len(), ..setup.clone() }, games, threads)?;
     let mut out: Vec<Option<ArenaGame>> = Vec::new();
     out.try_reserve_exact(games).map_err(|_| Error::Setup(format!("{games} games do not fit in memory")))?;

@@ -52,6 +52,7 @@ pub fn play_one(setup: &Setup, policy: &Agent, stop: &AtomicBool) -> Result<Outc
 /// does a network that stops a search, whose error is returned.
 pub fn playouts(setup: &Setup, policy: &Agent, threads: usize, out: &mut [Option<Outcome>], stop: &AtomicBool) -> Result<(), Error> {
     let table = crate::run::table(setup, out.len(), threads)?;
+    crate::run::check_seats([policy], setup.players)?;
     // Short games: hand them out 64 at a time.
     crate::run::games(&table, out, 64, threads, None, stop, |_, game| play_one(game, policy, stop).map(Some))?;
     Ok(())

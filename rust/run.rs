@@ -11,7 +11,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use crate::action::Action;
-use crate::agents::player::{decision_rng, Explore, Player, Stats};
+use crate::agents::player::{decision_rng, Agent, Explore, Player, Stats};
 use crate::error::Error;
 use crate::limits::MAX_THREADS;
 use crate::setup::Setup;
@@ -73,6 +73,18 @@ pub fn table(setup: &Setup, games: usize, threads: usize) -> Result<Setup, Error
         return Err(Error::Setup("a run deals each game from its seed; an explicit deal is not allowed".into()));
     }
     Ok(Setup { layout: Some(setup.layout()), ..setup.clone() })
+}
+
+/// Every agent can play a table of `players` (a network made for solo
+/// games refuses rivals, the planner too) and none reads the covered tiles
+/// where rivals play: what every run checks once, before its first game.
+pub fn check_seats<'a>(agents: impl IntoIterator<Item = &'a Agent>, players: usize) -> Result<(), Error> {
+    let mut hidden = Vec::new();
+    for agent in agents {
+        agent.check_players(players).map_err(Error::Setup)?;
+        hidden.push(agent.reads_hidden());
+    }
+    crate::agents::check_table(&hidden, players, false)
 }
 
 /// Play every game of `out` (game `k` into `out[k]`) on `threads` threads

@@ -173,8 +173,7 @@ impl VecEnv {
             return Err(Error::Setup("an opponent needs a learner seat, and a learner seat an opponent".into()));
         }
         if let Some(o) = &opponent {
-            // An opponent plays against the learner: a table with a rival.
-            crate::agents::check_table(&[o.reads_hidden()], 2, false)?;
+            crate::run::check_seats([o], setup.players.max(2))?;
         }
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)

@@ -82,7 +82,7 @@ def test_search_of_a_finished_or_foreign_game_is_refused():
         MCTSAgent(time_limit=-1.0)
     with pytest.raises(ValueError):
         MCTSAgent(iterations=10, reward="lots")
-    with pytest.raises(TypeError):
+    with pytest.raises(ValueError, match="unknown mcts setting"):
         MCTSAgent(iterations=10, foo=1)
 
 

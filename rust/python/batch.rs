@@ -54,9 +54,7 @@ pub(crate) fn playouts<'py>(
     let n_games = runner::games_arg(n_games)?;
     crate::setup::check_players(players).map_err(to_py_err)?;
     let players = players as usize;
-    runner::check_seeds(seed, n_games)?;
     let setup = runner::table(players, seed, spirits, dragons, layout, rules)?;
-    runner::check_seats(std::slice::from_ref(&policy), players)?;
     let threads = runner::threads_arg(threads)?;
     // Every buffer is reserved before any work, so a size that does not fit
     // in memory is a MemoryError, not an abort.

@@ -163,15 +163,8 @@ pub(crate) fn check_agents(agents: Vec<Bound<'_, PyAny>>, #[pyo3(from_py_with = 
             continue;
         };
         let parsed = Agent::parse(&text).map_err(setup_err)?;
-        check_seats(std::slice::from_ref(&parsed), players)?;
+        parsed.check_players(players).map_err(PyValueError::new_err)?;
         hidden.push(parsed.reads_hidden());
     }
     crate::agents::check_table(&hidden, players, person).map_err(setup_err)
-}
-
-/// Every agent can play this table (a network made for solo refuses rivals).
-pub(crate) fn check_seats(agents: &[Agent], players: usize) -> PyResult<()> {
-    agents
-        .iter()
-        .try_for_each(|a| a.check_players(players).map_err(PyValueError::new_err))
 }

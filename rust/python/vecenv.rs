@@ -74,7 +74,6 @@ impl PyVecEnv {
             .filter(|o| !o.is_none())
             .map(runner::agent_arg)
             .transpose()?;
-        runner::check_seats(opponent.as_slice(), players)?;
         let learner = match (&opponent, learner) {
             (Some(_), l) => Some(l.unwrap_or(0)),
             (None, Some(_)) => {
