@@ -7,6 +7,7 @@ Run any number of games (not selected by CI beyond its sample):
 
     python3 tests/parity.py --games 100000 --players 1,2,3,4
     python3 tests/parity.py --cards --games 20000    # random card sets (docs/cards.md)
+    python3 tests/parity.py --cards --spirits 3 --dragons 3 --players 2,3,4 --games 2000
 
 The first divergence is reported with the seed, the step and both states, and
 the exit status is 1.
@@ -38,12 +39,15 @@ class Divergence:
     #: Both games as JSON (deal, layout and every action): load with Game.from_json.
     states: tuple[str, str] = ("", "")
     cards: bool = False
+    #: The Spirit and Dragon card counts of a card game.
+    counts: tuple[int, int] = (0, 0)
 
     def __str__(self) -> str:
         return (f"divergence: players={self.players} seed={self.seed} step={self.step}: {self.what}\n"
                 f"  rust:   {self.rust}\n  python: {self.python}\n"
                 f"  rust state:   {self.states[0]}\n  python state: {self.states[1]}\n"
-                + (f"reproduce: python3 tests/parity.py --cards --seed {self.seed} --games 1" if self.cards else
+                + (f"reproduce: python3 tests/parity.py --cards --seed {self.seed} --games 1 --players {self.players}"
+                   f" --spirits {self.counts[0]} --dragons {self.counts[1]}" if self.cards else
                    f"reproduce: python3 tests/parity.py --players {self.players} --seed {self.seed} --games 1"))
 
 
@@ -58,9 +62,13 @@ def card_setup(seed: int) -> tuple[int, int, int]:
     return pick.randint(1, 4), pick.randint(1, 3), pick.randint(1, 3)
 
 
-def compare_card_game(seed: int, tensors_every: int = 25) -> Divergence | None:
-    """Play one random game with a random card set (drawn from the seed by both engines)."""
-    players, spirits, dragons = card_setup(seed)
+def compare_card_game(seed: int, tensors_every: int = 25, players: int | None = None, spirits: int | None = None,
+                      dragons: int | None = None) -> Divergence | None:
+    """Play one random game with a random card set (drawn from the seed by both engines).
+    ``players``, ``spirits`` and ``dragons`` fix those counts instead (the cards are
+    still drawn from the seed)."""
+    drawn = card_setup(seed)
+    players, spirits, dragons = (x if x is not None else d for x, d in zip((players, spirits, dragons), drawn))
     return _compare(players, seed, tensors_every, spirits, dragons)
 
 
@@ -69,7 +77,8 @@ def _compare(players: int, seed: int, tensors_every: int, spirits: int = 0, drag
     rust, python = dc.Game(players=players, seed=seed, **kw), ref.Game(players=players, seed=seed, **kw)
 
     def diverged(step: int, what: str, a: object, b: object) -> Divergence:
-        return Divergence(players, seed, step, what, a, b, (rust.to_json(), python.to_json()), bool(spirits or dragons))
+        return Divergence(players, seed, step, what, a, b, (rust.to_json(), python.to_json()), bool(spirits or dragons),
+                          (spirits, dragons))
 
     if rust.spirits != python.spirits or rust.dragons != python.dragons:
         return diverged(0, "cards drawn", (rust.spirits, rust.dragons), (python.spirits, python.dragons))
@@ -147,21 +156,28 @@ def choose(rng: random.Random, legal: list, sparing: bool) -> int:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--games", type=int, default=300, help="games per player count")
-    p.add_argument("--players", default="1,2,3,4", help="1 is solo against the Dragon of Ingenuity")
+    p.add_argument("--players", default=None,
+                   help="1 is solo against the Dragon of Ingenuity (default 1,2,3,4; with --cards: drawn per game)")
     p.add_argument("--seed", type=int, default=0, help="first seed")
     p.add_argument("--cards", action="store_true",
-                   help="random card sets: 1-3 Spirits, 1-3 Dragons, 1-4 players per game (--players is ignored)")
+                   help="random card sets: 1-3 Spirits, 1-3 Dragons, 1-4 players per game (with --players, "
+                        "the games cycle through its counts)")
+    p.add_argument("--spirits", type=int, default=None, help="with --cards: this many Spirit cards in every game")
+    p.add_argument("--dragons", type=int, default=None, help="with --cards: this many Dragon cards in every game")
     args = p.parse_args(argv)
     if args.cards:
+        counts = [int(x) for x in args.players.split(",")] if args.players else None
         start = time.perf_counter()
         for seed in range(args.seed, args.seed + args.games):
-            d = compare_card_game(seed)
+            players = counts[seed % len(counts)] if counts else None
+            d = compare_card_game(seed, players=players, spirits=args.spirits, dragons=args.dragons)
             if d is not None:
                 print(d)
                 return 1
         print(f"{args.games} card games (seeds {args.seed}..{args.seed + args.games - 1}): "
               f"0 divergences in {time.perf_counter() - start:.1f} s")
         return 0
+    args.players = args.players or "1,2,3,4"
     counts = [int(x) for x in args.players.split(",")]
     start = time.perf_counter()
     total = 0

@@ -29,6 +29,18 @@ def test_parity_sample_with_cards(first):
         assert d is None, str(d)
 
 
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_parity_sample_with_three_spirits_and_three_dragons(players):
+    """R-SETUP-3, R-SPIRIT-2, R-PLACE-1, R-PLACE-3: seeded random games with 3 Spirit
+    and 3 Dragon cards (drawn from the seed) agree step by step, legal actions
+    included: 30 games per player count. Three Spirits leave one usable between the
+    placements of two identical tiles more often, so the first of them may go on the
+    highest free cell and the second below it."""
+    for seed in range(1000, 1030):
+        d = compare_card_game(seed, players=players, spirits=3, dragons=3)
+        assert d is None, str(d)
+
+
 def test_reference_never_imports_the_rust_core():
     """Parity proves something only if the engines share no code. The one
     exception is ``dragoncastle.errors``: the two error classes, shared so

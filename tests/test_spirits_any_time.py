@@ -463,6 +463,26 @@ def test_a_spirit_between_identical_placements_lifts_the_order(dc, tr):
     assert_illegal(dc, early, "place 0,0", "place 1,0")
 
 
+def test_the_first_identical_tile_on_the_highest_free_cell_leaves_the_second_free(dc, tr):
+    """R-PLACE-1, R-PLACE-3 [ruling], R-SPIRIT-2: while Destruction may still come
+    between the placements, the first of two identical tiles may go on the highest
+    free cell (3,3); the second then goes on any free cell, all of them below the
+    first, whether or not the player goes on to use a Spirit. (A Rust rollout that
+    stopped using Spirits here once listed no placement, or panicked in a debug
+    build: the order of the two tiles is settled when the first is placed.)"""
+    b = Sandbox(dc, ["Me1", "Me1"], spirits=["destruction"])
+    g = b.g
+    tr.apply(g, f"take {space(0)}", f"take {space(1)}", "place 3,3")
+    assert g.phase.name == "PLACE" and g.held_tiles == [dc.Tile("Me1")]
+    below = [c for c in ALL_CELLS if c < (3, 3)]
+    assert without_spirits(tr.legal(g)) == cell_texts("place", below)
+    tr.apply(g, "place 0,0")
+    assert g.phase.name == "SPIRITS"  # Destruction is still unused
+    tr.apply(g, "done")
+    assert g.current_player == 1
+    assert g.realm(0).top((0, 0)) == up(dc, "Me1") and g.realm(0).top((3, 3)) == up(dc, "Me1")
+
+
 # ---------------------------------------------------------------- sets between the placements
 
 def between_position(dc):
@@ -923,6 +943,7 @@ SCENARIOS = [pytest.param(test_wind_at_each_decision_point, {"point": p}, id=f"w
         test_strength_after_the_shrine_step_makes_a_set_with_its_own_shrine_step,
         test_end_turn_offered_only_when_an_activation_is_legal,
         test_a_spirit_between_identical_placements_lifts_the_order,
+        test_the_first_identical_tile_on_the_highest_free_cell_leaves_the_second_free,
         test_between_the_placements_the_first_placements_group_waits,
         test_between_the_placements_a_strength_group_is_consolidated_at_once,
         test_no_shrine_between_the_placements_that_leaves_no_cell_for_the_second_tile,

@@ -180,26 +180,36 @@ impl State {
     }
 
     /// R-PLACE-1 with R-PLACE-3: when two identical tiles are placed, the first
-    /// goes to the lower cell of the pair, so each unordered pair is listed
+    /// goes to a lower cell than the second, so each unordered pair is listed
     /// once (unless a Spirit may come between the placements).
     pub(crate) fn placement_cells(&self) -> u16 {
         let free = self.mover().realm.placeable();
-        // The two orders of identical tiles are the same move only while no
-        // Spirit can come between them: none usable in PLACE is left this
-        // turn (or the player never uses one), and none came.
-        let same_move = self.held_len == 2
-            && self.held[0] == self.held[1]
-            && !self.turn_cards.apart
-            && (self.spirits & !self.turn_cards.used & !crate::cards::spirit::PICKS == 0 || self.passive);
-        if !same_move {
+        if !self.pair_is_one_move() {
             free
         } else if self.placed == 0 {
             let highest = 15 - free.leading_zeros();
             free & !(1u16 << highest)
         } else {
-            // One tile placed: the second goes above the first's cell.
+            // One tile placed: the second goes above the first's cell. The
+            // first was placed in this order too (`pair_is_one_move` holds
+            // from the first placement on), so it is not on the highest cell
+            // (15) and the mask cannot overflow.
             free & !((2u16 << self.placed_cells.trailing_zeros()) - 1)
         }
+    }
+
+    /// R-PLACE-3: the two identical tiles in hand are placed as one move, lower
+    /// cell first. The two orders are the same move only while no Spirit can
+    /// come between the placements: none usable in PLACE is left this turn
+    /// (or the player never uses one), none came (`apart`), and the order was
+    /// already in force when the first tile was placed (`unordered`: a state
+    /// made [`State::never_activate`] between the placements).
+    pub(crate) fn pair_is_one_move(&self) -> bool {
+        self.held_len == 2
+            && self.held[0] == self.held[1]
+            && !self.turn_cards.apart
+            && !self.turn_cards.unordered
+            && (self.spirits & !self.turn_cards.used & !crate::cards::spirit::PICKS == 0 || self.passive)
     }
 
     /// R-SHRINE-1: tiles of a set Consolidated this turn whose allowance is not

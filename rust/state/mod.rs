@@ -187,7 +187,15 @@ impl State {
     /// (the search's rollouts): no activation is offered from now on, and
     /// the turn skips the decision points where that player would only say
     /// `done`. Scores and every other decision are the same.
+    ///
+    /// Between the placements of two identical tiles whose first went down
+    /// while a Spirit could still come between them, the two orders were
+    /// different moves (R-PLACE-3): the second tile keeps every free cell
+    /// (R-PLACE-1), even below the first's.
     pub fn never_activate(&mut self) {
+        if self.between_placements() && self.held[0] == self.held[1] && !self.pair_is_one_move() {
+            self.turn_cards.unordered = true;
+        }
         self.passive = true;
     }
 

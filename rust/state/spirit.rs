@@ -89,6 +89,11 @@ pub struct TurnCards {
     /// A Spirit was activated between the two placements (R-PLACE-3 no
     /// longer orders identical tiles).
     pub apart: bool,
+    /// The first of two identical tiles was placed while a Spirit could still
+    /// come between the placements, and the player then stopped using Spirits
+    /// ([`State::never_activate`]): the two orders stay different moves
+    /// (R-PLACE-3), the second tile may go to any free cell.
+    pub unordered: bool,
     /// Wind has flipped a tile in this effect (only a Shrine move may follow).
     pub wind_flipped: bool,
     /// Strength's moves made in this effect (0 to 2).

@@ -113,3 +113,94 @@ fn castle_grids_follow_the_definitions() {
         }
     }
 }
+
+/// The second placement of two identical tiles after the first, seen by a
+/// copy made [`State::never_activate`]: its legal actions are those of the
+/// state itself without the Spirits' activations (R-PLACE-1: every free
+/// cell when the first went down while a Spirit could come between), never
+/// empty. Returns whether the first tile lies on the highest free cell.
+fn check_second_placement(s: &State) -> bool {
+    let mut twin = *s;
+    twin.never_activate();
+    let listed = s.legal_actions();
+    let want: Vec<Action> = listed.iter().copied().filter(|a| !matches!(a, Action::Spirit { .. })).collect();
+    assert_eq!(twin.legal_actions().to_vec(), want, "R-PLACE-1, R-PLACE-3: the second placement");
+    assert!(!want.is_empty(), "no placement for the second tile");
+    let mut buf = ActionList::default();
+    twin.legal_actions_without_spirits_into(&mut buf);
+    assert_eq!(buf.to_vec(), want);
+    for &a in &want {
+        assert!(twin.is_legal(a), "{a}");
+    }
+    let free = s.mover().realm.placeable();
+    s.placed_cells > free
+}
+
+/// R-PLACE-1, R-PLACE-3, R-SPIRIT-2: while a Spirit usable in PLACE is
+/// unused, the two orders of identical tiles are different moves, so the
+/// first may go on the highest free cell and the second on any free cell.
+/// A rollout that stops using Spirits between the two placements
+/// ([`State::never_activate`]) must keep that: it once ordered the second
+/// tile above the first, which panicked in debug builds when the first was
+/// on cell 15 ("attempt to subtract with overflow") and listed no placement
+/// in release builds.
+#[test]
+fn a_player_who_stops_using_spirits_between_identical_placements_keeps_every_free_cell() {
+    let mut buf = ActionList::default();
+    let (mut checked, mut above_all) = (0, 0);
+    for seed in 0..400u64 {
+        let mut rng = SplitMix64::new(seed ^ 0x91AC);
+        let setup = Setup::new(2 + (seed % 3) as usize, seed).with_cards(Cards::Draw(3), Cards::Draw(3));
+        let mut s = setup.state().unwrap();
+        while !s.is_over() {
+            let ordered = s.pair_is_one_move();
+            if s.phase == Phase::Place && s.held_len == 2 && s.placed == 0 && s.held[0] == s.held[1] && !ordered {
+                for a in s.legal_actions().iter().copied().filter(|a| matches!(a, Action::Place(_))) {
+                    let mut first = s;
+                    first.apply(a).unwrap();
+                    assert!(first.between_placements());
+                    above_all += usize::from(check_second_placement(&first));
+                    checked += 1;
+                    // The rollout plays on to the end.
+                    first.never_activate();
+                    let mut roll = SplitMix64::new(seed);
+                    while let Some(b) = crate::agents::random_action(&first, &mut roll, &mut buf) {
+                        first.apply(b).unwrap();
+                    }
+                }
+            }
+            s.legal_actions_into(&mut buf);
+            let spirit = |a: &Action| matches!(a, Action::Spirit { .. }) && s.phase != Phase::Cunning;
+            let others: Vec<Action> = buf.iter().copied().filter(|a| !spirit(a)).collect();
+            let a = if others.is_empty() || rng.below(8) == 0 {
+                buf[rng.below(buf.len() as u64) as usize]
+            } else {
+                others[rng.below(others.len() as u64) as usize]
+            };
+            s.apply(a).unwrap();
+        }
+    }
+    assert!(checked > 200 && above_all > 20, "{checked} second placements, {above_all} above every free cell");
+}
+
+/// The same rule where the reviewer met it: 3 Spirits (Wind, Deception and
+/// Change) and 3 Dragons, 18 random moves, then a 300-iteration search whose
+/// rollouts stop using Spirits between two identical placements
+/// (R-PLACE-1, R-PLACE-3). Debug builds panicked in `placement_cells`.
+#[test]
+fn searches_with_three_spirits_place_identical_tiles_in_either_order() {
+    use crate::eval::RolloutEval;
+    use crate::search::{search, Config};
+    let mut buf = ActionList::default();
+    for seed in [6u64, 11] {
+        let mut s = Setup::new(3, 2).with_cards(Cards::Draw(3), Cards::Draw(3)).state().unwrap();
+        let mut rng = SplitMix64::new(seed);
+        for _ in 0..18 {
+            let a = crate::agents::random_action(&s, &mut rng, &mut buf).unwrap();
+            s.apply(a).unwrap();
+        }
+        let cfg = Config { iterations: Some(300), ..Default::default() };
+        let best = search(&s, &cfg, &RolloutEval::default()).unwrap().best.unwrap();
+        assert!(s.is_legal(best));
+    }
+}
