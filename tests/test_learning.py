@@ -292,7 +292,7 @@ def test_selfplay_does_not_depend_on_threads_or_shards():
 
 
 def test_selfplay_children_are_the_well_visited_root_moves():
-    agent = MCTSAgent(iterations=40)
+    agent = MCTSAgent(iterations=40, reuse_tree=False)  # every decision searched afresh: 40 visits
     plain = dc.selfplay(agent, 2, players=1, seed=31, threads=1)
     data = dc.selfplay(agent, 2, players=1, seed=31, threads=2, children=(0.1, 3))
     assert "child_rows" not in plain

@@ -203,7 +203,7 @@ def test_arena_on_ray_sends_the_weights_files_with_its_tasks(local_ray, tmp_path
     moved = with_local_models(specs[0], files)
     copy = moved.split("model=")[1].split(",")[0]
     assert copy != path and open(copy, "rb").read() == open(path, "rb").read()
-    assert dc._core.agent_spec(moved) == dc._core.agent_spec(specs[0].replace(path, copy))  # the same settings
+    assert dc._core.Player.parse(moved).settings() == dc._core.Player.parse(specs[0].replace(path, copy)).settings()  # the same settings
     local = dc.arena(specs, 4, seed=2, threads=1)
     spread = dc.arena(specs, 4, seed=2, ray="auto", shards=2)
     assert spread.untimed_games() == local.untimed_games()

@@ -409,7 +409,7 @@ def test_reuse_weight_shrinks_the_kept_visits():
             MCTSAgent(iterations=10, reuse_tree=True, reuse_weight=bad)
     with pytest.raises(ValueError, match="reuse_weight"):
         dc.agents.from_spec("mcts:iterations=10,reuse=true,reuse_weight=2")
-    assert dc.agents.from_spec("mcts:iterations=10,reuse=true,reuse_weight=0.3").tuning["reuse_weight"] == 0.3
+    assert dc.agents.from_spec("mcts:iterations=10,reuse=true,reuse_weight=0.3").settings["reuse_weight"] == 0.3
 
 
 def test_tree_reuse_is_the_default():
@@ -418,9 +418,9 @@ def test_tree_reuse_is_the_default():
     more visits than its own iterations (the kept ones) and fewer than whole
     reuse keeps; ``reuse_tree=False`` (``reuse=false``) searches afresh."""
     n = 400
-    settings = dc._core.agent_spec("mcts:iterations=10")[1]  # every setting, defaults included
-    assert settings["reuse_tree"] is True and settings["reuse_weight"] == 0.2
-    assert dc.agents.from_spec("mcts:iterations=10,reuse=false").tuning["reuse_tree"] is False
+    settings = dc._core.Player.parse("mcts:iterations=10").settings()  # every setting, defaults included
+    assert settings["reuse"] is True and settings["reuse_weight"] == 0.2
+    assert dc.agents.from_spec("mcts:iterations=10,reuse=false").settings["reuse"] is False
 
     default = second_decision_visits(MCTSAgent(iterations=n, seed=1))
     assert default == second_decision_visits(MCTSAgent(iterations=n, seed=1, reuse_tree=True, reuse_weight=0.2))

@@ -376,7 +376,7 @@ class PlannerAgent(_Builtin):
         return self.plan(game).action
 
 
-_KINDS = {"random": RandomAgent, "greedy": GreedyAgent, "dragon": DragonOfIngenuity, "mcts": MCTSAgent,
+_KINDS: dict[str, type[_Builtin]] = {"random": RandomAgent, "greedy": GreedyAgent, "dragon": DragonOfIngenuity, "mcts": MCTSAgent,
           "plan": PlannerAgent}
 
 
@@ -393,7 +393,8 @@ def from_spec(spec: str, seed: int | None = None) -> Any:
         raise TypeError(f"from_spec reads spec text (\"greedy\", \"mcts:time=1\"); got a {type(spec).__name__}")
     _check_seed(seed)
     player = _core.Player.parse(spec)
-    agent = _KINDS[player.kind].__new__(_KINDS[player.kind])
+    kind: type[_Builtin] = _KINDS[player.kind]
+    agent: Any = object.__new__(kind)
     agent._player, agent.seed = player, seed
     if isinstance(agent, RandomAgent):
         agent._rng = random.Random(seed)

@@ -97,7 +97,8 @@ def _bot(spec: Any, seat: int) -> Any:
         agent = from_spec(spec)
     except ValueError as e:
         raise TableError(422, f"seat {seat}: {e}") from None
-    if agent.spec.partition(":")[0] in ("mcts", "plan"):
+    name = agent.spec.partition(":")[0]
+    if name in ("mcts", "plan"):
         budget = agent.settings["time"]
         if budget is None or budget > MAX_BOT_SECONDS:
             raise TableError(422, f"seat {seat}: give the bot a time per move of at most {MAX_BOT_SECONDS:g} s "

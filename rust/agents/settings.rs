@@ -96,7 +96,7 @@ impl<S> Setting<S> {
             (Kind::Whole { min, max }, Value::Whole(n)) if (min..=max).contains(n) => Ok(()),
             (Kind::Number { min, max, open }, Value::Number(x)) if (*x > min || (!open && *x == min)) && *x <= max => Ok(()),
             (Kind::Choice(names), Value::Text(t)) if names.contains(&t.as_str()) => Ok(()),
-            (Kind::Pair, Value::Pair(a, b)) if *a >= 0.0 && *b >= 0.0 && a.is_finite() && b.is_finite() => Ok(()),
+            (Kind::Pair, Value::Pair(a, b)) if *a > 0.0 && a.is_finite() && (0.0..=1.0).contains(b) => Ok(()),
             _ => Err(bad()),
         }
     }
@@ -119,7 +119,7 @@ impl<S> Setting<S> {
             }
             Kind::Choice(names) => format!("one of {}", names.join(", ")),
             Kind::Path => "a weights file or builtin".to_string(),
-            Kind::Pair => "alpha/fraction, two numbers >= 0".to_string(),
+            Kind::Pair => "alpha/fraction, alpha > 0 and a fraction in [0, 1]".to_string(),
         };
         kind + none
     }

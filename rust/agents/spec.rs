@@ -203,13 +203,14 @@ impl AgentSpec {
             None => (text.trim(), ""),
         };
         let pairs = pairs(params).map_err(|m| spec_error(text, m))?;
-        AgentSpec::from_pairs(name, &pairs, |s, v: &&str| s.read(v)).map_err(|m| spec_error(text, m))
+        AgentSpec::from_pairs(name, &pairs, false, |s, v: &&str| s.read(v)).map_err(|m| spec_error(text, m))
     }
 
     /// The agent `name` with the settings `pairs` (a key and a value for
     /// `read` to turn into a [`Value`]): what the parser and the Python
-    /// keywords share, so every entry point gives the same errors.
-    pub fn from_pairs<V>(name: &str, pairs: &[(&str, V)], read: impl Fn(&dyn Check, &V) -> Result<Value, String>) -> Result<AgentSpec, String> {
+    /// keywords share, so every entry point gives the same errors. `guided`:
+    /// a Python evaluator stands in for a model (`rollout_weight` mixes into it).
+    pub fn from_pairs<V>(name: &str, pairs: &[(&str, V)], guided: bool, read: impl Fn(&dyn Check, &V) -> Result<Value, String>) -> Result<AgentSpec, String> {
         let simple = |a: AgentSpec| if pairs.is_empty() { Ok(a) } else { Err(format!("{name} takes no settings")) };
         match name {
             "random" => simple(AgentSpec::Random),
@@ -218,7 +219,7 @@ impl AgentSpec {
             "mcts" => {
                 let mut m = MctsSpec::default();
                 settings::assign(MCTS, name, pairs, &mut m, |s, v| read(s, v))?;
-                check_mcts(&m).map(|()| AgentSpec::Mcts(m))
+                check_mcts(&m, guided).map(|()| AgentSpec::Mcts(m))
             }
             "plan" => {
                 let mut c = PLAN_DEFAULT;
@@ -323,12 +324,12 @@ impl<S> Check for Setting<S> {
 }
 
 /// The checks across settings of `mcts` (each setting's own range is the table's).
-fn check_mcts(m: &MctsSpec) -> Result<(), String> {
+fn check_mcts(m: &MctsSpec, guided: bool) -> Result<(), String> {
     if m.policy == "random" && m.epsilon != 0.0 {
         return Err("epsilon applies to heuristic rollouts (tuned, greedy), not random".into());
     }
-    if m.model.is_none() && (m.rollout_weight.is_some_and(|w| w != 0.0) || m.priors.is_some() || m.cutoff.is_some()) {
-        return Err("rollout_weight, priors and cutoff need a model".into());
+    if m.model.is_none() && (m.priors.is_some() || m.cutoff.is_some() || (!guided && m.rollout_weight.is_some_and(|w| w != 0.0))) {
+        return Err(if guided { "priors and cutoff need a model" } else { "rollout_weight, priors and cutoff need a model" }.into());
     }
     Ok(())
 }

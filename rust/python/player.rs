@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use numpy::PyArray1;
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
@@ -87,9 +87,9 @@ impl PyPlayer {
     fn new(kind: &str, settings: &Bound<'_, PyDict>, evaluator: Option<Bound<'_, PyAny>>, batch_size: Option<usize>) -> PyResult<Self> {
         let keys: Vec<String> = settings.keys().iter().map(|k| k.extract::<String>()).collect::<PyResult<_>>()?;
         let pairs: Vec<(&str, Bound<'_, PyAny>)> = keys.iter().zip(settings.values().iter()).map(|(k, v)| (k.as_str(), v)).collect();
-        let spec = AgentSpec::from_pairs(kind, &pairs, value).map_err(PyValueError::new_err)?;
+        let spec = AgentSpec::from_pairs(kind, &pairs, evaluator.is_some(), value).map_err(PyValueError::new_err)?;
         let guide = match evaluator {
-            Some(f) if !f.is_callable() => return Err(PyValueError::new_err("evaluator must be a callable evaluator(observations, masks) -> (priors, values)")),
+            Some(f) if !f.is_callable() => return Err(PyTypeError::new_err("evaluator must be a callable evaluator(observations, masks) -> (priors, values)")),
             Some(_) if !matches!(&spec, AgentSpec::Mcts(m) if m.model.is_none()) => return Err(PyValueError::new_err("an evaluator guides an mcts agent without a model")),
             Some(f) => Some(PyEvaluator::new(f.unbind(), batch_size.unwrap_or(DEFAULT_BATCH))?),
             None if batch_size.is_some() => return Err(PyValueError::new_err("batch_size needs an evaluator")),
@@ -205,6 +205,11 @@ impl PyPlayer {
             Some(g) => agent.map_eval(|_| Guided::new(g.clone(), m.rollout_eval(), m.rollout_weight.unwrap_or(0.0))),
             None => agent.map_eval(Guided::Leaf),
         })
+    }
+
+    /// The spec, for the runners' checks.
+    pub(crate) fn agent_spec(&self) -> &AgentSpec {
+        &self.spec
     }
 
     /// The Python evaluator, if any.

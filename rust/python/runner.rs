@@ -8,6 +8,7 @@ use pyo3::exceptions::{PyAttributeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
 use super::{cards_arg, layout_arg, rules_arg, setup_err, to_py_err};
+use super::player::PyPlayer;
 use crate::agents::spec::Agent;
 use crate::setup::Setup;
 
@@ -153,6 +154,13 @@ pub(crate) fn check_agents(agents: Vec<Bound<'_, PyAny>>, #[pyo3(from_py_with = 
     let players = crate::setup::check_players(players).map_err(to_py_err)?;
     let mut hidden = Vec::new();
     for agent in &agents {
+        // A built-in agent is checked by its player (one with a Python evaluator has no text).
+        if let Some(p) = agent.getattr("_player").ok().and_then(|p| p.cast_into::<PyPlayer>().ok()) {
+            let p = p.borrow();
+            p.agent_spec().load().map_err(setup_err)?.check_players(players).map_err(PyValueError::new_err)?;
+            hidden.push(p.agent_spec().reads_hidden());
+            continue;
+        }
         let text = match agent.extract::<String>() {
             Ok(text) => Some(text),
             Err(_) if agent.hasattr("spec")? => agent.getattr("spec")?.extract::<Option<String>>()?,
