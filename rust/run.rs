@@ -64,15 +64,20 @@ pub fn table(setup: &Setup, games: usize, threads: usize) -> Result<Setup, Error
     if !(1..=MAX_THREADS).contains(&threads) {
         return Err(Error::Setup(format!("threads must be 1 to {MAX_THREADS}; got {threads}")));
     }
-    if setup.seed.checked_add(games.saturating_sub(1) as u64).is_none() {
-        let seed = setup.seed;
-        return Err(Error::Setup(format!("game seeds seed + k must stay below 2**64; seed {seed} with {games} games does not")));
-    }
+    check_seeds(setup.seed, games)?;
     setup.validate()?;
     if setup.deal.is_some() {
         return Err(Error::Setup("a run deals each game from its seed; an explicit deal is not allowed".into()));
     }
     Ok(Setup { layout: Some(setup.layout()), ..setup.clone() })
+}
+
+/// Game `k` of a run is dealt from `seed + k`: every one must fit in 64 bits.
+pub fn check_seeds(seed: u64, games: usize) -> Result<(), Error> {
+    match seed.checked_add(games.saturating_sub(1) as u64) {
+        Some(_) => Ok(()),
+        None => Err(Error::Setup(format!("game seeds seed + k must stay below 2**64; seed {seed} with {games} games does not"))),
+    }
 }
 
 /// Every agent can play a table of `players` (a network made for solo

@@ -129,7 +129,7 @@ fn record_values(rec: &mut GameRecord, s: &State, seat: usize, r: &SearchResult<
     let Some(c) = children else { return };
     let mut kept: Vec<_> = r.root.iter().filter(|m| m.visits > 0 && m.visits as f64 >= c.min_share * total as f64).collect();
     // Most visited first; ties in the legal order (a stable sort).
-    kept.sort_by(|a, b| b.visits.cmp(&a.visits));
+    kept.sort_by_key(|m| std::cmp::Reverse(m.visits));
     for m in kept.into_iter().take(c.max) {
         let mut child = *s;
         child.apply_unchecked(m.mv);

@@ -19,19 +19,20 @@ QUICK = "plan:playouts=400,iterations=5"
 
 def results(r):
     """A plan's findings without the clock."""
-    return (r.action, r.values, r.tried, r.votes, r.best, r.plan, r.playouts, r.determinizations)
+    return (r.action, r.values, r.tried, r.best, r.plan, r.playouts, r.determinizations)
 
 
 def test_a_seeded_plan_with_a_playout_budget_is_reproducible_on_any_thread_count():
     g = dc.Game(players=1, seed=4)
-    one = PlannerAgent(playouts=2000, iterations=10, seed=3)
-    two = PlannerAgent(playouts=2000, iterations=10, seed=3, threads=2)
+    # Threads share the searches of mode=mean (follow plans on one thread).
+    one = PlannerAgent(playouts=2000, iterations=10, seed=3, mode="mean")
+    two = PlannerAgent(playouts=2000, iterations=10, seed=3, mode="mean", threads=2)
     first = one.plan(g)
     assert first.action in g.legal_actions()
     assert set(first.values) == set(g.legal_actions())
     assert results(first) == results(one.plan(g)) == results(two.plan(g))
     assert first.plan[0] == first.action and first.playouts >= 2000
-    # The move chosen has the best mean (the default aggregate).
+    # The move chosen has the best mean (mode=mean).
     assert first.values[first.action] == max(first.values.values())
 
 
@@ -46,26 +47,30 @@ def test_decisions_never_read_a_hidden_tile():
         g.apply(g.legal_actions()[0])
     d = g.determinize(123)
     assert d != g and d.observation(0) == g.observation(0)
-    agent = PlannerAgent(playouts=1500, iterations=10, seed=5)
-    assert results(agent.plan(g)) == results(agent.plan(d))
-    oracle = PlannerAgent(playouts=1500, iterations=10, seed=5, oracle=True)
-    assert results(oracle.plan(g)) != results(oracle.plan(d))
+    # A fresh agent for each position: the default (mode=follow, warm) carries its policy between decisions.
+    def agent():
+        return PlannerAgent(playouts=1500, iterations=10, seed=5)
+    assert results(agent().plan(g)) == results(agent().plan(d))
+    def oracle():
+        return PlannerAgent(playouts=1500, iterations=10, seed=5, oracle=True)
+    assert results(oracle().plan(g)) != results(oracle().plan(d))
 
 
 def test_specs_round_trip_and_refuse_bad_input():
-    for text in (QUICK, "plan:time=0.5,level=2,iterations=10,aggregate=vote,warm=true,keep=true", "plan:time=1,oracle=true"):
+    for text in (QUICK, "plan:time=0.5,mode=mean,threads=2,level=3,iterations=10", "plan:time=0.5,iterations=10,warm=true",
+                 "plan:time=1,mode=oracle"):
         agent = from_spec(text)
         assert isinstance(agent, PlannerAgent) and agent.spec == text
         assert from_spec(agent.spec).spec == agent.spec
-    assert PlannerAgent(time_limit=1, level=2).spec == "plan:time=1,level=2"
+    assert PlannerAgent(time_limit=1, level=3).spec == "plan:time=1,level=3"
     # Budgets come first in the text; any order parses to the same agent.
-    assert from_spec("plan:oracle=true,time=1").spec == "plan:time=1,oracle=true"
+    assert from_spec("plan:oracle=true,time=1").spec == "plan:time=1,mode=oracle"
     for bad in ("plan:time=1,time_limit=2", "plan:level=1,level=2", "plan:level=0", "plan:level=9", "plan:iterations=0",
-                "plan:playouts=0", "plan:time=-1", "plan:alpha=0", "plan:temperature=0", "plan:aggregate=median",
+                "plan:playouts=0", "plan:time=-1", "plan:alpha=0", "plan:temperature=0", "plan:mode=median",
                 "plan:warm=maybe", "plan:foo=1", "plan:threads=0", "plan:bias=off,temperature=1", "plan:level=99999999999"):
         with pytest.raises(ValueError):
             from_spec(bad)
-    with pytest.raises(TypeError):
+    with pytest.raises(ValueError, match='unknown plan setting "exploration"'):
         PlannerAgent(exploration=1)
     with pytest.raises(ValueError):
         PlannerAgent(seed=-1)
@@ -112,11 +117,11 @@ def test_the_planner_beats_greedy_solo():
 
 
 #: The follow mode with a playout budget: reproducible, and about a second a solo game.
-FOLLOW = "plan:playouts=400,level=2,iterations=5,aggregate=follow,warm=true"
+FOLLOW = "plan:playouts=400,iterations=5,warm=true"
 
 
 def test_follow_shares_one_policy_over_the_determinizations_and_carries_it():
-    """``aggregate=follow``: each search on a determinization of its own, the
+    """``mode=follow``: each search on a determinization of its own, the
     action the first of most of their plans; the policy goes on to the next
     decision with ``warm``, and ``reset`` forgets it; the same hidden-tile
     control as the default (R-CASTLE-1)."""
@@ -124,9 +129,9 @@ def test_follow_shares_one_policy_over_the_determinizations_and_carries_it():
     agent = from_spec(FOLLOW, seed=2)
     first = agent.plan(g)
     assert first.determinizations > 1 and first.playouts >= 400 and first.plan == [first.action]
-    # Every search's plan counts for its first action: votes are determinizations.
-    assert sum(first.votes.values()) == sum(first.tried.values()) == first.determinizations
-    assert first.votes[first.action] == max(first.votes.values())
+    # Every search's plan counts for its first action: the tries are the determinizations.
+    assert sum(first.tried.values()) == first.determinizations
+    assert first.tried[first.action] == max(first.tried.values())
     assert results(first) == results(from_spec(FOLLOW, seed=2).plan(g))
     d = g.determinize(99)
     assert d != g and d.observation(0) == g.observation(0)
@@ -137,30 +142,13 @@ def test_follow_shares_one_policy_over_the_determinizations_and_carries_it():
     second = agent.plan(g)
     agent.reset()
     assert results(agent.plan(g)) != results(second)
-    # It plans on one thread, and carries a policy, not a plan.
-    for bad, reason in [(",threads=2", "plans on one thread"), (",keep=true", "keep and prune do not apply"),
-                        (",prune=true", "keep and prune do not apply")]:
-        with pytest.raises(ValueError, match=reason):
-            from_spec(FOLLOW + bad)
+    # It plans on one thread.
+    with pytest.raises(ValueError, match="plans on one thread"):
+        from_spec(FOLLOW + ",threads=2")
     # A whole game in the runners, the same seeded game in each.
     arena = dc.arena([FOLLOW], 1, seed=3)
     scores, _, _ = dc.playouts(FOLLOW, 1, players=1, seed=3, threads=1)
     assert scores[0, 0] == arena.games[0]["scores"][0] > 0
-
-
-def test_the_kept_plan_is_followed_and_reset_forgets_it():
-    """With ``keep``, the second decision of a game begins from the first's plan."""
-    g = dc.Game(players=1, seed=2)
-    agent = PlannerAgent(playouts=1000, iterations=10, seed=1, keep=True, warm=True)
-    first = agent.plan(g)
-    g.apply(first.action)
-    while len(g.legal_actions()) < 2:
-        g.apply(g.legal_actions()[0])
-    second = agent.plan(g)
-    agent.reset()
-    fresh = agent.plan(g)
-    assert second.action in g.legal_actions() and fresh.action in g.legal_actions()
-    assert results(second) != results(fresh)
 
 
 def test_solo_cli_reports_the_oracle():

@@ -442,7 +442,8 @@ def test_tie_breaks(dc):
     Checked against a recomputation from the Realms over many finished games,
     until a score tie broken by each rule has been seen."""
     seen = set()
-    for seed in range(3000):
+    # A tie broken by the Shrines is rare with the Rust engine's seed-rule draws (none in seeds 0-7286; 12412 has one).
+    for seed in range(12000, 15000):
         g = play_out(dc.Game(players=2, seed=seed), [RandomAgent(seed), RandomAgent(seed + 7)])
         keys = []
         for p in range(2):

@@ -134,14 +134,14 @@ def test_a_model_agent_searches_in_rust(model, tmp_path):
     assert abs(float(r.policy.sum()) - 1) < 1e-5
     # The same network through a spec, in the arena and in self-play.
     spec = f"mcts:iterations=50,model={path}"
-    assert "model" in _core.agent_spec(spec)[1]
+    assert _core.Player.parse(spec).settings()["model"] == path
     games = dc.arena([spec, "greedy"], 2, seed=1, threads=1)
     assert len(games.games) == 2
     data = dc.selfplay(MCTSAgent(iterations=20, model=path), 1, players=1, seed=3)
     assert len(data["to_move"]) > 10
     mixed = MCTSAgent(iterations=50, seed=1, model=path, rollout_weight=0.5).search(g)
     assert mixed.iterations == 50
-    with pytest.raises(ValueError, match="not both"):
+    with pytest.raises(ValueError, match="an evaluator guides an mcts agent without a model"):
         MCTSAgent(iterations=10, model=path, evaluator=lambda o, m: None)
     with pytest.raises(ValueError, match="rollout_weight"):
         dc.arena(["mcts:iterations=5,rollout_weight=0.5", "greedy"], 1)
@@ -154,7 +154,7 @@ def test_a_network_is_searched_as_it_was_trained_unless_told_otherwise(model, tm
     model.to_network({"command": "test"}).save(plain)
     model.to_network({"command": "test", "config": {"priors": 0, "rollout_weight": 0.5}}).save(siblings)
     # A spec says what it was given (None: as trained; parsing opens no file).
-    used = lambda spec: tuple(_core.agent_spec(spec)[1][k] for k in ("priors", "rollout_weight"))  # noqa: E731
+    used = lambda spec: tuple(_core.Player.parse(spec).settings()[k] for k in ("priors", "rollout_weight"))  # noqa: E731
     assert used(f"mcts:model={siblings}") == (None, None)
     assert used(f"mcts:model={siblings},priors=on,rollout_weight=0") == (True, 0.0)
     one = dc.Game(players=1, seed=2)
@@ -169,7 +169,7 @@ def test_a_network_is_searched_as_it_was_trained_unless_told_otherwise(model, tm
     assert a.values == b.values and a.values != c.values
     # Without a model, giving the no-model values is allowed; others are refused.
     MCTSAgent(iterations=5, priors=True, rollout_weight=0.0)
-    with pytest.raises(ValueError, match="needs a model"):
+    with pytest.raises(ValueError, match="need a model"):
         MCTSAgent(iterations=5, priors=False)
 
 
@@ -355,12 +355,12 @@ def test_a_learned_cutoff_from_a_spec_or_an_agent(model, tmp_path):
     path = str(tmp_path / "m.dcnet")
     model.to_network({"command": "test"}).save(path)
     spec = f"mcts:iterations=30,model={path},priors=off,rollout_weight=0.5,cutoff=4"
-    assert _core.agent_spec(spec)[1]["cutoff"] == 4
+    assert _core.Player.parse(spec).settings()["cutoff"] == 4
     agent = dc.agents.from_spec(spec, seed=1)
-    assert agent.tuning["cutoff"] == 4
+    assert agent.settings["cutoff"] == 4
     g = dc.Game(players=1, seed=2)
     assert agent.act(g) in g.legal_actions()
-    assert dc.agents.from_spec(f"mcts:iterations=30,model={path}").tuning.get("cutoff") is None
+    assert dc.agents.from_spec(f"mcts:iterations=30,model={path}").settings["cutoff"] is None
     with pytest.raises(ValueError, match="cutoff"):
         MCTSAgent(iterations=10, cutoff=3)
     with pytest.raises(ValueError):
@@ -436,7 +436,7 @@ def test_the_shipped_network_loads_with_its_recipe():
     assert command.startswith("dragoncastle train ") and "--targets siblings" in command
     assert header["training"]["config"]["seed"] == 4_000_000 and header["hidden"] == 64
     # Searched as it was trained: the rollout search's selection, half rollouts.
-    spec = _core.agent_spec("mcts:iterations=50,model=builtin")[1]
+    spec = _core.Player.parse("mcts:iterations=50,model=builtin").settings()
     assert (spec["model"], spec["priors"], spec["rollout_weight"]) == ("builtin", None, None)
     g = dc.Game(players=1, seed=3)
     a = dc.agents.from_spec("mcts:iterations=50,model=builtin", seed=1).search(g)

@@ -49,8 +49,12 @@ def twin_agrees(seeds, at_least):
     the visits on one action), the twin picks the same action."""
     decisive = 0
     for seed, g in late_positions(seeds):
-        rust = MCTSAgent(iterations=20_000, seed=1, rollout="random", widening=None).search(g)
-        if rust.visits[rust.action] < 0.9 * rust.iterations:
+        # Decisive means two searches of different seeds put >= 90% of their visits on one
+        # action: a single long UCT search can lock in on a weaker move (seen at greedy game 27,
+        # with seed 5 before the seed rule and seed 1 after it).
+        runs = [MCTSAgent(iterations=20_000, seed=k, rollout="random", widening=None).search(g) for k in (1, 2)]
+        rust = runs[0]
+        if any(r.action != rust.action or r.visits[r.action] < 0.9 * r.iterations for r in runs):
             continue
         decisive += 1
         twin = PyMCTSAgent(iterations=2000, seed=1).search(g)
@@ -59,7 +63,7 @@ def twin_agrees(seeds, at_least):
 
 
 def test_twin_and_rust_agree_on_late_game_positions():
-    twin_agrees(range(10), at_least=4)
+    twin_agrees(range(15), at_least=4)
 
 
 def test_twin_over_both_engines_is_identical():

@@ -111,18 +111,28 @@ impl<E> Agent<E> {
     }
 }
 
-impl Agent<LeafEval> {
-    /// Refuses a game of `players` this agent cannot play: a network trained
-    /// for solo games in a game with rivals (or the other way round), the
-    /// planner with rivals.
-    pub fn check_players(&self, players: usize) -> Result<(), String> {
+impl<E> Agent<E> {
+    /// Refuses a game of `players` this agent cannot play: the planner with
+    /// rivals, or what `eval_fits` says of its leaf evaluation (a network
+    /// trained for solo games in a game with rivals, or the other way round).
+    pub fn check_players_with(&self, players: usize, eval_fits: impl Fn(&E) -> Result<(), String>) -> Result<(), String> {
         match self {
-            Agent::Mcts { eval: LeafEval::Network(n), .. } => n.check_players(players),
+            Agent::Mcts { eval, .. } => eval_fits(eval),
             Agent::Plan { .. } if players != 1 => {
                 Err(format!("the planner (plan) plays solo games only; this game has {players} players (use mcts with rivals)"))
             }
             _ => Ok(()),
         }
+    }
+}
+
+impl Agent<LeafEval> {
+    /// [`Agent::check_players_with`] for the built-in leaf evaluations.
+    pub fn check_players(&self, players: usize) -> Result<(), String> {
+        self.check_players_with(players, |eval| match eval {
+            LeafEval::Network(n) => n.check_players(players),
+            LeafEval::Rollout(_) => Ok(()),
+        })
     }
 }
 

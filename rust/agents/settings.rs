@@ -92,7 +92,8 @@ impl<S> Setting<S> {
         let bad = || format!("{name} must be {}; got {}", self.expects(), show(v));
         match (self.kind, v) {
             (_, Value::None) if self.optional => Ok(()),
-            (Kind::Flag, Value::Flag(_)) | (Kind::Path, Value::Text(_)) => Ok(()),
+            (Kind::Flag, Value::Flag(_)) => Ok(()),
+            (Kind::Path, Value::Text(t)) if !t.trim().is_empty() && t.trim() == t => Ok(()),
             (Kind::Whole { min, max }, Value::Whole(n)) if (min..=max).contains(n) => Ok(()),
             (Kind::Number { min, max, open }, Value::Number(x)) if (*x > min || (!open && *x == min)) && *x <= max => Ok(()),
             (Kind::Choice(names), Value::Text(t)) if names.contains(&t.as_str()) => Ok(()),

@@ -21,6 +21,7 @@ use crate::search::{self, Config, DEFAULT_ITERATIONS};
 /// [`AgentSpec::load`] opens it), and the text round-trips:
 /// `parse(&s.to_string()) == s`.
 #[derive(Clone, Debug, PartialEq)]
+#[allow(clippy::large_enum_variant)] // a handful per run: size does not matter
 pub enum AgentSpec {
     /// A uniformly random legal action.
     Random,
@@ -328,7 +329,7 @@ fn check_mcts(m: &MctsSpec, guided: bool) -> Result<(), String> {
     if m.policy == "random" && m.epsilon != 0.0 {
         return Err("epsilon applies to heuristic rollouts (tuned, greedy), not random".into());
     }
-    if m.model.is_none() && (m.priors.is_some() || m.cutoff.is_some() || (!guided && m.rollout_weight.is_some_and(|w| w != 0.0))) {
+    if m.model.is_none() && (m.priors == Some(false) || m.cutoff.is_some() || (!guided && m.rollout_weight.is_some_and(|w| w != 0.0))) {
         return Err(if guided { "priors and cutoff need a model" } else { "rollout_weight, priors and cutoff need a model" }.into());
     }
     Ok(())

@@ -170,6 +170,10 @@ struct Kept<M> {
     moves: Vec<M>,
 }
 
+/// One thread's share of [`Mode::Mean`]: its determinizations' findings,
+/// the best sequence after each move, and the playouts run.
+type Share<M> = (Vec<Found>, Vec<Option<Kept<M>>>, u64);
+
 /// Stream keys of a decision's determinizations (`SplitMix64::stream(seed, DET + d)`).
 const DET: u64 = 0xDE7_0000;
 
@@ -220,7 +224,7 @@ fn per_move<G: PlanGame>(root: &G, legal: &[G::Move], cfg: &Config, seed: u64, m
             break;
         }
         let next = AtomicU64::new(lo);
-        let results: Vec<(Vec<Found>, Vec<Option<Kept<G::Move>>>, u64)> = std::thread::scope(|scope| {
+        let results: Vec<Share<G::Move>> = std::thread::scope(|scope| {
             let work = |_| run_thread(root, legal, cfg, seed, &next, hi, &clock);
             let handles: Vec<_> = (1..cfg.threads.max(1)).map(|t| scope.spawn(move || work(t))).collect();
             let mut all = vec![work(0)];
@@ -342,7 +346,7 @@ fn follow<G: PlanGame>(root: &G, legal: &[G::Move], cfg: &Config, seed: u64, mem
 /// from `next` until the budget is spent; a determinization the clock cut
 /// short is left out (unless it is the decision's first, which then counts
 /// whatever it reached).
-fn run_thread<G: PlanGame>(root: &G, legal: &[G::Move], cfg: &Config, seed: u64, next: &AtomicU64, end: u64, clock: &Budget) -> (Vec<Found>, Vec<Option<Kept<G::Move>>>, u64) {
+fn run_thread<G: PlanGame>(root: &G, legal: &[G::Move], cfg: &Config, seed: u64, next: &AtomicU64, end: u64, clock: &Budget) -> Share<G::Move> {
     let mut planner: Planner<G> = Planner::new(cfg.nested);
     let mut found = Vec::new();
     let mut kept: Vec<Option<Kept<G::Move>>> = (0..legal.len()).map(|_| None).collect();

@@ -157,7 +157,7 @@ impl PyPlayer {
             return Err(PyValueError::new_err("the game is over: there is no action to choose"));
         }
         let watch = Watch::new();
-        let (mut player, guide) = slf.borrow_mut().take_player(key, &watch)?;
+        let (mut player, guide) = slf.borrow_mut().take_player(key, state.players(), &watch)?;
         let stop = AtomicBool::new(false);
         let mut rng = rng;
         let found = interruptible_watched(py, &stop, Some(&watch), || {
@@ -177,7 +177,7 @@ impl PyPlayer {
 impl PyPlayer {
     /// The player for a decision in the game `key`, its guide watching
     /// `watch`; refuses a call from inside this agent's own decision.
-    fn take_player(&mut self, key: u64, watch: &Arc<Watch>) -> PyResult<(Player<AgentEval>, Option<PyEvaluator>)> {
+    fn take_player(&mut self, key: u64, players: usize, watch: &Arc<Watch>) -> PyResult<(Player<AgentEval>, Option<PyEvaluator>)> {
         if self.deciding {
             return Err(PyRuntimeError::new_err("this agent is deciding already: its evaluator may not call its own search (use another agent)"));
         }
@@ -188,6 +188,11 @@ impl PyPlayer {
         if key != self.game {
             player.forget();
             self.game = key;
+        }
+        let checked = player.agent().check_players_with(players, |eval| eval.check_players(players));
+        if let Err(e) = checked {
+            self.player = Some(player);
+            return Err(PyValueError::new_err(e));
         }
         let guide = self.guide.as_ref().map(|g| g.watched(watch));
         if let (Agent::Mcts { eval, .. }, Some(g)) = (player.agent_mut(), &guide) {

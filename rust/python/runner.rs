@@ -71,14 +71,9 @@ pub(crate) fn seed_arg(seed: &Bound<'_, PyAny>) -> PyResult<u64> {
     })
 }
 
-/// Game k of a run is dealt from seed `seed + k`: every seed must fit.
+/// Game k of a run is dealt from seed `seed + k`: every seed must fit (the core's one check).
 pub(crate) fn check_seeds(seed: u64, n_games: usize) -> PyResult<()> {
-    match seed.checked_add(n_games as u64 - 1) {
-        Some(_) => Ok(()),
-        None => Err(PyValueError::new_err(format!(
-            "seed {seed} + {n_games} games goes past 2**64 - 1: games are dealt from seed + k"
-        ))),
-    }
+    crate::run::check_seeds(seed, n_games).map_err(to_py_err)
 }
 
 /// A whole number `name` in `low..=high` (not a bool, not a float), or the one error.
