@@ -24,7 +24,7 @@ from dragoncastle import serve  # noqa: E402
 
 @pytest.fixture()
 def client():
-    return TestClient(serve.app(), raise_server_exceptions=False)
+    return TestClient(serve.app(), base_url="http://127.0.0.1:8000", raise_server_exceptions=False)
 
 
 def wait(client, game_id, timeout=60.0):
@@ -196,9 +196,10 @@ def test_bad_requests_get_a_4xx_with_a_reason_and_change_nothing(client):
     for method, path, body, status in cases:
         r = getattr(client, method)(path, **({} if body is None else {"json": body}))
         assert r.status_code == status and r.json()["error"], (path, body, r.status_code, r.text)
-    r = client.post(f"/api/games/{gid}/actions", content=b"{not json")
+    as_json = {"Content-Type": "application/json"}
+    r = client.post(f"/api/games/{gid}/actions", content=b"{not json", headers=as_json)
     assert r.status_code == 400 and r.json()["error"]
-    r = client.post(f"/api/games/{gid}/actions", content=b"[" * 100_000)
+    r = client.post(f"/api/games/{gid}/actions", content=b"[" * 100_000, headers=as_json)
     assert r.status_code == 400
     assert client.get(f"/api/games/{gid}").json() == state  # nothing changed
     # Not the person's turn: seat 0 a bot.

@@ -1,0 +1,108 @@
+"""The web table locked down (issue 46, "Security"): each attack of the issue
+as a request through Starlette's test client (loopback names only, nothing
+listens), refused with a clean JSON ``4xx`` and the game unchanged."""
+
+from __future__ import annotations
+
+import json
+import time
+import warnings
+
+import pytest
+
+import dragoncastle as dc
+
+pytest.importorskip("starlette")
+warnings.filterwarnings("ignore", message=".*httpx.*")
+from starlette.testclient import TestClient  # noqa: E402
+
+from dragoncastle import serve  # noqa: E402
+
+OWN = "http://127.0.0.1:8000"
+
+
+@pytest.fixture()
+def client():
+    return TestClient(serve.app(), base_url=OWN, raise_server_exceptions=False)
+
+
+def wait(client, game_id, timeout=30.0):
+    end = time.monotonic() + timeout
+    while True:
+        state = client.get(f"/api/games/{game_id}").json()
+        if not state["thinking"] or time.monotonic() > end:
+            return state
+        time.sleep(0.02)
+
+
+# 1. Only the hosts served.
+
+def test_a_host_the_server_does_not_serve_gets_400(client):
+    for host in ["evil.example", "evil.example:8000", "127.0.0.1.evil.example", "", "[::1", "localhost:x"]:
+        r = client.get("/", headers={"Host": host})
+        assert r.status_code == 400 and r.json()["error"], host
+        r = client.post("/api/games", json={"seats": ["human"]}, headers={"Host": host})
+        assert r.status_code == 400, host
+    for host in ["127.0.0.1:8000", "localhost:8000", "[::1]:8000", "LOCALHOST", "127.0.0.1"]:
+        assert client.get("/", headers={"Host": host}).status_code == 200, host
+
+
+def test_the_host_given_to_serve_is_served_too():
+    client = TestClient(serve.app("table.lan"), base_url="http://table.lan:8000")
+    assert client.get("/").status_code == 200
+    assert client.get("/", headers={"Host": "evil.example"}).status_code == 400
+    assert TestClient(serve.app("table.lan"), base_url=OWN).get("/").status_code == 200
+
+
+# 2. Only the server's own origin changes games, and only with JSON bodies.
+
+def test_a_change_from_another_origin_gets_403(client):
+    body = {"seats": ["human"]}
+    for origin in ["http://evil.example", "null", "http://127.0.0.1:8001", "https://127.0.0.1:8000",
+                   "http://localhost:8000"]:
+        r = client.post("/api/games", json=body, headers={"Origin": origin})
+        assert r.status_code == 403 and r.json()["error"], origin
+    gid = client.post("/api/games", json=body, headers={"Origin": OWN}).json()["id"]
+    assert client.post("/api/games", json=body).status_code == 201  # scripts send no Origin
+    r = client.delete(f"/api/games/{gid}", headers={"Origin": "http://evil.example"})
+    assert r.status_code == 403 and client.get(f"/api/games/{gid}").status_code == 200
+    r = client.post(f"/api/games/{gid}/actions", json={"action": 0}, headers={"Origin": "http://evil.example"})
+    assert r.status_code == 403
+    assert client.delete(f"/api/games/{gid}", headers={"Origin": OWN}).status_code == 204
+
+
+def test_a_body_that_is_not_json_gets_415(client):
+    # The issue's repro: a script-free form posts text/plain from any site.
+    text = '{"seats":["mcts:time=0.2","mcts:time=0.2"]}'
+    for kind in ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", None]:
+        headers = {"Content-Type": kind} if kind else {}
+        r = client.post("/api/games", content=text.encode(), headers=headers)
+        assert r.status_code == 415 and r.json()["error"], kind
+    r = client.post("/api/games", content=text.encode(), headers={"Content-Type": "application/json; charset=utf-8"})
+    assert r.status_code == 201
+    gid = r.json()["id"]
+    assert client.post(f"/api/games/{gid}/undo", headers={"Content-Type": "text/plain"}).status_code == 415
+
+
+# 5. Security headers.
+
+def test_every_response_carries_the_security_headers(client):
+    gid = client.post("/api/games", json={"seats": ["human"]}).json()["id"]
+    responses = [client.get("/"), client.get(f"/api/games/{gid}"), client.get("/api/games/nope"),
+                 client.get(f"/api/games/{gid}/record"), client.get("/", headers={"Host": "evil.example"}),
+                 client.post("/api/games", content=b"x", headers={"Content-Type": "text/plain"}),
+                 client.delete(f"/api/games/{gid}")]
+    for r in responses:
+        assert r.headers["X-Frame-Options"] == "DENY", r.url
+        assert r.headers["X-Content-Type-Options"] == "nosniff"
+        assert r.headers["Referrer-Policy"] == "no-referrer"
+        policy = r.headers["Content-Security-Policy"]
+        assert "frame-ancestors 'none'" in policy and "unsafe-eval" not in policy
+    page = responses[0]
+    policy = page.headers["Content-Security-Policy"]
+    assert "default-src 'self'" in policy
+    nonce = policy.split("'nonce-")[1].split("'")[0]
+    assert len(nonce) >= 16 and f'<script nonce="{nonce}">' in page.text and "<script>" not in page.text
+    script = policy.split("script-src ")[1].split(";")[0]
+    assert "unsafe-inline" not in script
+    assert nonce not in client.get("/").headers["Content-Security-Policy"]  # one per response
