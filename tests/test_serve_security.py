@@ -106,3 +106,49 @@ def test_every_response_carries_the_security_headers(client):
     script = policy.split("script-src ")[1].split(";")[0]
     assert "unsafe-inline" not in script
     assert nonce not in client.get("/").headers["Content-Security-Policy"]  # one per response
+
+
+# 3. Bodies read with a bound.
+
+def _asgi(app, method, path, chunks, headers=()):
+    """One request straight to the ASGI app, its body as the chunks an iterator
+    gives: the answer and how many chunks the app took."""
+    import anyio
+
+    taken, sent = [0], []
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method,
+             "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "",
+             "client": ("127.0.0.1", 5000), "server": ("127.0.0.1", 8000),
+             "headers": [(b"host", b"127.0.0.1:8000"), (b"content-type", b"application/json"),
+                         *[(k.encode(), v.encode()) for k, v in headers]]}
+
+    async def receive():
+        chunk = next(chunks, None)
+        if chunk is None:
+            return {"type": "http.request", "body": b"", "more_body": False}
+        taken[0] += 1
+        return {"type": "http.request", "body": chunk, "more_body": True}
+
+    async def send(message):
+        sent.append(message)
+
+    anyio.run(app, scope, receive, send)
+    status = next(m["status"] for m in sent if m["type"] == "http.response.start")
+    body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+    return status, json.loads(body), taken[0]
+
+
+def test_a_large_chunked_body_is_refused_as_it_streams():
+    # The issue's repro: 300 MiB chunked; the server read it whole before its 413.
+    chunk = b" " * (64 << 10)
+    chunks = (chunk for _ in range(300 * 16))
+    status, body, taken = _asgi(serve.app(), "POST", "/api/games", chunks, [("transfer-encoding", "chunked")])
+    assert status == 413 and body["error"]
+    assert taken * len(chunk) <= serve.MAX_BODY + len(chunk)  # stopped just past the bound
+    # A declared length over the bound is refused before any of it is read.
+    status, _, taken = _asgi(serve.app(), "POST", "/api/games", iter([chunk]), [("content-length", str(300 << 20))])
+    assert status == 413 and taken == 0
+    # Under the bound, in chunks: read whole.
+    text = json.dumps({"seats": ["human"], "seed": 1}).encode()
+    status, state, _ = _asgi(serve.app(), "POST", "/api/games", iter([text[:5], text[5:]]))
+    assert status == 201 and state["players"] == 1

@@ -297,16 +297,30 @@ class Tables:
             del self.tables[game_id]
 
 
+#: A request body's bound (bytes): a saved game is well under it.
+MAX_BODY = 2 << 20
+
+
 async def _body(request: Request) -> Any:
-    raw = await request.body()
-    if len(raw) > 2 << 20:
-        raise TableError(413, "the body is larger than 2 MiB")
-    if not raw:
+    """The JSON body, read as it streams: past :data:`MAX_BODY` bytes the
+    answer is ``413`` at once, the rest never read."""
+    length = request.headers.get("content-length")
+    if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+        raise TableError(413 if length.isdigit() else 400, f"the body is larger than {MAX_BODY >> 20} MiB")
+    raw, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise TableError(413, f"the body is larger than {MAX_BODY >> 20} MiB")
+        raw.append(chunk)
+    if not size:
         return {}
     try:
-        return json.loads(raw)
+        body = json.loads(b"".join(raw))
+        json.dumps(body, ensure_ascii=False).encode("utf-8")  # a lone surrogate ("\ud800") is no text
     except (ValueError, RecursionError):
-        raise TableError(400, "the body is not JSON") from None
+        raise TableError(400, "the body is not JSON (UTF-8 text)") from None
+    return body
 
 
 def _person_moves(table: Table) -> None:
