@@ -152,3 +152,48 @@ def test_a_large_chunked_body_is_refused_as_it_streams():
     text = json.dumps({"seats": ["human"], "seed": 1}).encode()
     status, state, _ = _asgi(serve.app(), "POST", "/api/games", iter([text[:5], text[5:]]))
     assert status == 201 and state["players"] == 1
+
+
+# 6. No traceback, no unbounded echo, no file path read from a request.
+
+def test_a_lone_surrogate_gets_a_clean_4xx(client):
+    # The repro: a plain-text 500 with a traceback.
+    for raw in [b'{"seats":["human"],"\\ud800":1}', b'{"seats":["\\ud800"]}', b'{"seats":["human"],"layout":"\\udfff"}']:
+        r = client.post("/api/games", content=raw, headers={"Content-Type": "application/json"})
+        assert 400 <= r.status_code < 500 and r.json()["error"], raw
+        assert "Traceback" not in r.text and r.headers["content-type"].startswith("application/json")
+    gid = client.post("/api/games", json={"seats": ["human"]}).json()["id"]
+    r = client.post(f"/api/games/{gid}/actions", content=b'{"action":"\\ud800"}',
+                    headers={"Content-Type": "application/json"})
+    assert r.status_code == 400 and r.json()["error"]
+
+
+def test_an_error_never_echoes_a_request_at_length(client):
+    big = "x" * (1 << 20)
+    bodies = [{"seats": ["human"], big: 1}, {"seats": ["human"], "layout": big}, {"seats": ["human"], "seed": big},
+              {"seats": ["human", "mcts:" + big]}, {"seats": ["human"], "record": "{" + big[:1000]},
+              {"seats": ["human"], **{f"k{i}" * 40: 1 for i in range(50)}}, {"seats": ["human"], "spirits": [1] * 10000}]
+    for body in bodies:
+        r = client.post("/api/games", json=body)
+        assert r.status_code == 422 and 0 < len(r.json()["error"]) <= 700, (r.status_code, len(r.text))
+    gid = client.post("/api/games", json={"seats": ["human"]}).json()["id"]
+    r = client.post(f"/api/games/{gid}/actions", json={"action": "take " + big})
+    assert r.status_code == 422 and len(r.json()["error"]) <= 700
+    r = client.get("/api/games/" + "y" * 5000)
+    assert r.status_code == 404 and len(r.json()["error"]) <= 200
+    # Keys are shown escaped: control characters and markup come back inert.
+    r = client.post("/api/games", json={"seats": ["human"], "<script>\n": 1})
+    assert "\n" not in r.json()["error"] and "'<script>\\n'" in r.json()["error"]
+
+
+def test_a_weights_path_in_a_seat_gets_one_answer_whatever_it_names(client, tmp_path):
+    (tmp_path / "w.bin").write_bytes(b"\0" * 16)
+    answers = set()
+    for path in [tmp_path / "w.bin", tmp_path / "missing.bin", tmp_path, "/etc/passwd"]:
+        r = client.post("/api/games", json={"seats": ["human", f"mcts:time=0.1,model={path}"]})
+        assert r.status_code == 422
+        answers.add(r.text)
+        assert str(tmp_path) not in r.text and "passwd" not in r.text
+    assert len(answers) == 1
+    r = client.post("/api/games", json={"seats": ["human", "mcts:time=0.1,model=builtin"]})
+    assert r.status_code in (201, 422) and "weights file" not in r.text

@@ -60,6 +60,22 @@ HUMAN = "human"
 TOP = 5
 
 
+#: How much of a request's own text an error message shows (characters).
+ECHO = 80
+
+
+def _show(value: Any) -> str:
+    """A value from a request, as an error message shows it: escaped (``repr``) and cut to :data:`ECHO`."""
+    text = repr(value) if not isinstance(value, str) or len(value) <= 4 * ECHO else repr(value[:4 * ECHO])
+    return text if len(text) <= ECHO else text[:ECHO - 3] + "..."
+
+
+def _clip(message: str, limit: int = 3 * ECHO) -> str:
+    """An engine's message about a request's text: escaped and cut (it may quote the text)."""
+    message = message.encode("ascii", "backslashreplace").decode("ascii")
+    return message if len(message) <= limit else message[:limit - 3] + "..."
+
+
 class TableError(Exception):
     """A request the table refuses: an HTTP status and a message, the game unchanged."""
 
@@ -102,7 +118,10 @@ def _bot(spec: Any, seat: int) -> Any:
     try:
         agent = from_spec(spec)
     except ValueError as e:
-        raise TableError(422, f"seat {seat}: {e}") from None
+        raise TableError(422, f"seat {seat}: {_clip(str(e))}") from None
+    if agent.settings.get("model") not in (None, "builtin"):
+        # The same answer whatever the path names: a page may not probe the player's files.
+        raise TableError(422, f"seat {seat}: a bot at this table uses no weights file (model=builtin or none)")
     name = agent.spec.partition(":")[0]
     if name in ("mcts", "plan"):
         budget = agent.settings["time"]
@@ -114,7 +133,7 @@ def _bot(spec: Any, seat: int) -> Any:
 
 def _whole(value: Any, name: str, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise TableError(422, f"{name} must be a whole number from {low} to {high}; got {value!r}")
+        raise TableError(422, f"{name} must be a whole number from {low} to {high}; got {_show(value)}")
     return value
 
 
@@ -122,7 +141,7 @@ def _cards(value: Any, name: str) -> Any:
     if value is None or isinstance(value, list) and all(isinstance(v, str) for v in value):
         return value
     if isinstance(value, list):
-        raise TableError(422, f"{name} is a count from 0 to 10 or a list of card names; got {value!r}")
+        raise TableError(422, f"{name} is a count from 0 to 10 or a list of card names; got {_show(value)}")
     return _whole(value, name, 0, 10)
 
 
@@ -132,7 +151,9 @@ def new_table(body: Any) -> Table:
         raise TableError(422, "the body is a JSON object: {\"seats\": [\"human\", \"greedy\"], ...}")
     known = {"seats", "seed", "spirits", "dragons", "layout", "solo_variant", "record"}
     if set(body) - known:
-        raise TableError(422, f"unknown settings: {', '.join(sorted(set(body) - known))} (known: {', '.join(sorted(known))})")
+        unknown = sorted(set(body) - known)
+        raise TableError(422, f"unknown settings: {', '.join(_show(k) for k in unknown[:3])}"
+                              f"{' and more' if len(unknown) > 3 else ''} (known: {', '.join(sorted(known))})")
     seats = body.get("seats", [HUMAN])
     if not isinstance(seats, list) or not 1 <= len(seats) <= 4:
         raise TableError(422, "seats is a list of 1 to 4 seats, each \"human\" or an agent spec")
@@ -156,14 +177,14 @@ def new_table(body: Any) -> Table:
         try:
             game = _core.Game(players=len(seats), seed=seed, spirits=spirits, dragons=dragons, layout=layout)
         except (ValueError, TypeError) as e:
-            raise TableError(422, str(e)) from None
+            raise TableError(422, _clip(str(e))) from None
     if game.players != len(seats):
         raise TableError(422, f"the record has {game.players} players and seats names {len(seats)}")
     try:
         # A person plays here: the one check refuses an agent that reads the covered tiles.
         _core.check_agents([a for a in agents if a is not None], game.players, True)
     except ValueError as e:
-        raise TableError(422, str(e)) from None
+        raise TableError(422, _clip(str(e))) from None
     authors = _authors(game)
     return Table(uuid.uuid4().hex[:12], game, list(seats), agents, authors, [None] * len(authors))
 
@@ -183,7 +204,7 @@ def _from_record(record: Any) -> Any:
     try:
         return _core.Game.from_json(record.strip())
     except ValueError as e:
-        raise TableError(422, f"record: {e}") from None
+        raise TableError(422, f"record: {_clip(str(e))}") from None
 
 
 def _search_stats(agent: Any, game: Any) -> tuple[Any, Any]:
@@ -288,7 +309,7 @@ class Tables:
     def get(self, game_id: str) -> Table:
         table = self.tables.get(game_id)
         if table is None:
-            raise TableError(404, f"no game {game_id!r} here")
+            raise TableError(404, f"no game {_show(game_id)} here")
         return table
 
     def remove(self, game_id: str) -> None:
@@ -344,7 +365,7 @@ def _apply(table: Table, body: Any) -> None:
         try:
             chosen = _core.Action.from_id(action) if isinstance(action, int) else _core.Action.parse(action)
         except (ValueError, OverflowError) as e:
-            raise TableError(422, f"not an action: {e}") from None
+            raise TableError(422, f"not an action: {_clip(str(e))}") from None
         if not g.is_legal(chosen):
             raise TableError(422, f"{chosen} is not legal here")
         g.apply(chosen)
@@ -579,7 +600,7 @@ def app(host: str | None = None) -> Starlette:
 
     async def refused(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, TableError)
-        return _JSON({"error": str(exc)}, status_code=exc.status)
+        return _error(exc.status, _clip(str(exc), 8 * ECHO))
 
     async def not_found(request: Request, exc: Exception) -> Response:
         status = getattr(exc, "status_code", 404)
