@@ -197,3 +197,98 @@ def test_a_weights_path_in_a_seat_gets_one_answer_whatever_it_names(client, tmp_
     assert len(answers) == 1
     r = client.post("/api/games", json={"seats": ["human", "mcts:time=0.1,model=builtin"]})
     assert r.status_code in (201, 422) and "weights file" not in r.text
+
+
+# 4. Bounded work.
+
+def _bot_threads(gid):
+    import threading
+
+    return [t for t in threading.enumerate() if t.name == f"dragoncastle-table-{gid}" and t.is_alive()]
+
+
+def _until(condition, timeout=15.0):
+    end = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > end:
+            return False
+        time.sleep(0.02)
+    return True
+
+
+def test_a_bot_searches_on_one_thread(client):
+    for spec in ["mcts:time=10,threads=256", "mcts:time=1,threads=2", "plan:time=1,threads=4"]:
+        seats = ["human", spec] if spec.startswith("mcts") else [spec]
+        r = client.post("/api/games", json={"seats": seats})
+        assert r.status_code == 422 and "one thread" in r.json()["error"], spec
+    assert client.post("/api/games", json={"seats": ["human", "mcts:time=0.05,threads=1"]}).status_code == 201
+
+
+def test_delete_stops_a_thinking_bot(client):
+    tables = client.app.state.tables.tables
+    gid = client.post("/api/games", json={"seats": ["mcts:time=0.2", "human"], "seed": 1}).json()["id"]
+    table = tables[gid]
+    assert table.thinking and len(_bot_threads(gid)) == 1  # one thread, one search, per table
+    assert client.delete(f"/api/games/{gid}").status_code == 204
+    assert table.stop.is_set()
+    assert _until(lambda: not _bot_threads(gid), 5.0)  # after the decision in hand at most
+    moves = len(table.game.history)
+    time.sleep(0.3)
+    assert len(table.game.history) == moves and not table.thinking
+
+
+def test_tables_of_bots_only_are_bounded(client, monkeypatch):
+    monkeypatch.setattr(serve, "MAX_BOT_TABLES", 2)
+    bots = {"seats": ["mcts:time=0.2", "mcts:time=0.2"]}
+    ids = [client.post("/api/games", json=bots).json()["id"] for _ in range(2)]
+    r = client.post("/api/games", json=bots)
+    assert r.status_code == 429 and "bots only" in r.json()["error"]
+    assert client.post("/api/games", json={"seats": ["human", "mcts:time=0.2"]}).status_code == 201
+    client.delete(f"/api/games/{ids[0]}")
+    r = client.post("/api/games", json=bots)
+    assert r.status_code == 201
+    for gid in [ids[1], r.json()["id"]]:
+        client.delete(f"/api/games/{gid}")
+        assert _until(lambda: not _bot_threads(gid), 5.0)
+
+
+def test_the_server_s_shutdown_stops_the_bots():
+    with TestClient(serve.app(), base_url=OWN) as client:  # runs the app's lifespan
+        gid = client.post("/api/games", json={"seats": ["mcts:time=0.2", "human"], "seed": 2}).json()["id"]
+        table = client.app.state.tables.tables[gid]
+        assert table.thinking
+    assert table.stop.is_set()
+    assert _until(lambda: not _bot_threads(gid), 5.0)
+
+
+def test_one_search_at_a_time_per_table(client):
+    gid = client.post("/api/games", json={"seats": ["human", "greedy"], "seed": 3}).json()["id"]
+    table = client.app.state.tables.tables[gid]
+    table.hinting = True  # a hint's search runs
+    r = client.post(f"/api/games/{gid}/hint", json={"time": 0.05})
+    assert r.status_code == 409 and "one search" in r.json()["error"]
+    # A move made meanwhile: the bot waits for the hint's search, then plays.
+    state = client.get(f"/api/games/{gid}").json()
+    while state["to_move"] == 0:
+        state = client.post(f"/api/games/{gid}/actions", json={"action": state["legal"][0]["id"]}).json()
+    assert state["thinking"] and not _bot_threads(gid)
+    table.hinting = False
+    serve._start_bots(table)
+    assert not wait(client, gid)["thinking"]
+
+
+def test_idle_games_expire(client, monkeypatch):
+    gid = client.post("/api/games", json={"seats": ["human", "greedy"]}).json()["id"]
+    table = client.app.state.tables.tables[gid]
+    monkeypatch.setattr(serve, "IDLE_SECONDS", 0.3)
+    time.sleep(0.15)
+    assert client.get(f"/api/games/{gid}").status_code == 200  # a request keeps it
+    time.sleep(0.15)
+    assert client.get(f"/api/games/{gid}").status_code == 200
+    time.sleep(0.4)
+    assert client.get(f"/api/games/{gid}").status_code == 404 and table.stop.is_set()
+
+
+def test_the_page_can_delete_a_game(client):
+    page = client.get("/").text
+    assert 'id="delete"' in page and '"DELETE"' in page

@@ -22,6 +22,7 @@ leaves the deal out (its seed makes it; ``Game.from_json`` reads it back).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import random
@@ -54,6 +55,10 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1")
 MAX_GAMES = 64
 #: A bot's and a hint's time per move, at most (seconds).
 MAX_BOT_SECONDS = 10.0
+#: Tables of bots only (no person) in play at once.
+MAX_BOT_TABLES = 2
+#: A game no request has named for this long (seconds) is dropped, its bots stopped.
+IDLE_SECONDS = 3600.0
 #: The seat of a person, in ``seats``.
 HUMAN = "human"
 #: Top moves a bot's or a hint's search reports.
@@ -101,6 +106,12 @@ class Table:
     error: str | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
     created: float = field(default_factory=time.monotonic)
+    #: The last request that named this table (``time.monotonic()``).
+    seen: float = field(default_factory=time.monotonic)
+    #: Set by ``DELETE``, expiry and the server's shutdown: the bots stop (after the decision in hand).
+    stop: threading.Event = field(default_factory=threading.Event)
+    #: A hint's search runs (one search at a time per table: a bot's or a hint's).
+    hinting: bool = False
 
     def humans(self) -> list[int]:
         return [i for i, s in enumerate(self.seats) if s == HUMAN]
@@ -119,6 +130,8 @@ def _bot(spec: Any, seat: int) -> Any:
         agent = from_spec(spec)
     except ValueError as e:
         raise TableError(422, f"seat {seat}: {_clip(str(e))}") from None
+    if agent.settings.get("threads", 1) != 1:
+        raise TableError(422, f"seat {seat}: a bot searches on one thread at this table (threads=1)")
     if agent.settings.get("model") not in (None, "builtin"):
         # The same answer whatever the path names: a page may not probe the player's files.
         raise TableError(422, f"seat {seat}: a bot at this table uses no weights file (model=builtin or none)")
@@ -224,7 +237,7 @@ def _search_stats(agent: Any, game: Any) -> tuple[Any, Any]:
 def _play_bots(table: Table) -> None:
     """The bots' turns, in a background thread (their searches release the GIL)."""
     try:
-        while not table.game.is_over:
+        while not table.game.is_over and not table.stop.is_set():
             seat = table.game.current_player
             agent = table.agents[seat]
             if agent is None:
@@ -232,20 +245,26 @@ def _play_bots(table: Table) -> None:
             # A bot searches a copy: the page keeps reading the game meanwhile.
             action, stats = _search_stats(agent, table.game.clone())
             with table.lock:
+                if table.stop.is_set():  # deleted, expired or shut down while it searched
+                    break
                 table.game.apply(action)
                 table.authors.append(seat)
                 table.stats.append(stats)
     except Exception as e:  # a bot that fails stops the table with its message, never the server
-        table.error = f"the bot at seat {table.game.current_player} failed: {e}"
+        table.error = f"the bot at seat {table.game.current_player} failed: {_clip(str(e))}"
     finally:
         table.thinking = False
 
 
 def _start_bots(table: Table) -> None:
-    g = table.game
-    if not g.is_over and table.agents[g.current_player] is not None and not table.thinking:
+    """The bots' thread, if a bot is to move and none runs: one per table, so one search at a time."""
+    with table.lock:
+        g = table.game
+        if (g.is_over or table.agents[g.current_player] is None or table.thinking or table.hinting
+                or table.stop.is_set()):
+            return
         table.thinking = True
-        threading.Thread(target=_play_bots, args=(table,), daemon=True).start()
+    threading.Thread(target=_play_bots, args=(table,), daemon=True, name=f"dragoncastle-table-{table.id}").start()
 
 
 def target(action: Any, seat: int) -> dict[str, Any] | None:
@@ -277,7 +296,8 @@ def public(table: Table) -> dict[str, Any]:
             "phase": g.phase.name,
             "turn": g.turn,
             "over": g.is_over,
-            "thinking": table.thinking,
+            # A bot's turn waits while a hint searches (one search at a time): it is thinking too.
+            "thinking": table.thinking or table.hinting and not g.is_over and table.agents[seat] is not None,
             "error": table.error,
             "scores": g.scores(),
             "winners": g.winners() if g.is_over else [],
@@ -299,6 +319,12 @@ class Tables:
 
     def add(self, table: Table) -> None:
         with self.lock:
+            self.expire()
+            if not table.humans() and not table.game.is_over:
+                bots_only = [t for t in self.tables.values() if not t.humans() and not t.game.is_over]
+                if len(bots_only) >= MAX_BOT_TABLES:
+                    raise TableError(429, f"this server plays {MAX_BOT_TABLES} tables of bots only at once; "
+                                          "delete one first or take a seat")
             if len(self.tables) >= MAX_GAMES:
                 done = [t for t in self.tables.values() if t.game.is_over and not t.thinking]
                 if not done:
@@ -307,15 +333,36 @@ class Tables:
             self.tables[table.id] = table
 
     def get(self, game_id: str) -> Table:
+        with self.lock:
+            self.expire()
+            table = self.tables.get(game_id)
+            if table is None:
+                raise TableError(404, f"no game {_show(game_id)} here")
+            table.seen = time.monotonic()
+            return table
+
+    def remove(self, game_id: str) -> None:
+        with self.lock:
+            self.get_locked(game_id)
+            self.tables.pop(game_id).stop.set()
+
+    def get_locked(self, game_id: str) -> Table:
         table = self.tables.get(game_id)
         if table is None:
             raise TableError(404, f"no game {_show(game_id)} here")
         return table
 
-    def remove(self, game_id: str) -> None:
+    def expire(self) -> None:
+        """Drop the games idle for :data:`IDLE_SECONDS` (the caller holds the lock)."""
+        now = time.monotonic()
+        for game_id in [k for k, t in self.tables.items() if now - t.seen > IDLE_SECONDS]:
+            self.tables.pop(game_id).stop.set()
+
+    def stop_all(self) -> None:
+        """The server stops: every bot stops after the decision in hand."""
         with self.lock:
-            self.get(game_id)
-            del self.tables[game_id]
+            for table in self.tables.values():
+                table.stop.set()
 
 
 #: A request body's bound (bytes): a saved game is well under it.
@@ -397,8 +444,15 @@ def _hint(table: Table, body: Any) -> dict[str, Any]:
         raise TableError(422, f"time is the search's seconds, more than 0 and at most {MAX_BOT_SECONDS:g}")
     with table.lock:
         _person_moves(table)
+        if table.hinting:
+            raise TableError(409, "a hint's search runs at this table: one search at a time")
+        table.hinting = True
         position = table.game.clone()
-    r = MCTSAgent(time_limit=float(seconds), reuse_tree=False).search(position)
+    try:
+        r = MCTSAgent(time_limit=float(seconds), threads=1, reuse_tree=False).search(position)
+    finally:
+        table.hinting = False
+        _start_bots(table)  # a person moved while the hint searched: the bots' turn waited for it
     top = sorted(r.visits, key=lambda a: -r.visits[a])[:TOP]
     return {"action": {"id": r.action.id, "text": str(r.action)}, "iterations": r.iterations,
             "top": [{"id": a.id, "text": str(a), "visits": r.visits[a], "value": round(r.values[a], 4)} for a in top]}
@@ -598,6 +652,11 @@ def app(host: str | None = None) -> Starlette:
         tables.remove(request.path_params["id"])
         return Response(status_code=204)
 
+    @contextlib.asynccontextmanager
+    async def lifespan(_: Any) -> Any:
+        yield
+        tables.stop_all()  # Ctrl-C: no bot starts another decision
+
     async def refused(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, TableError)
         return _error(exc.status, _clip(str(exc), 8 * ECHO))
@@ -616,7 +675,9 @@ def app(host: str | None = None) -> Starlette:
         Route("/api/games/{id}/undo", undo, methods=["POST"]),
         Route("/api/games/{id}/record", saved, methods=["GET"]),
     ]
-    web = Starlette(routes=routes, exception_handlers={TableError: refused, 404: not_found, 405: not_found})
+    web = Starlette(routes=routes, exception_handlers={TableError: refused, 404: not_found, 405: not_found},
+                    lifespan=lifespan)
+    web.state.tables = tables
     web.add_middleware(Guard, hosts=hosts)
     return web
 
