@@ -292,3 +292,130 @@ def test_idle_games_expire(client, monkeypatch):
 def test_the_page_can_delete_a_game(client):
     page = client.get("/").text
     assert 'id="delete"' in page and '"DELETE"' in page
+
+
+# 7. The deal stays sealed until the end; undo never crosses a reveal.
+
+def _mid_game(client, seed=9, **extra):
+    state = client.post("/api/games", json={"seats": ["human", "human"], "seed": seed, **extra}).json()
+    for _ in range(4):
+        state = client.post(f"/api/games/{state['id']}/actions", json={"action": state["legal"][0]["id"]}).json()
+    return state
+
+
+def test_a_mid_game_save_carries_the_deal_sealed(client):
+    state = _mid_game(client)
+    text = client.get(f"/api/games/{state['id']}/record").text
+    data = json.loads(text)
+    assert "seed" not in data and "deal" not in data and data["sealed"].startswith(("h1.", "g1."))
+    with pytest.raises(ValueError):
+        dc.Game.from_json(text)  # no page rebuilds the covered tiles from it
+    assert '"seed"' not in text and "'" not in data["sealed"]  # the deal's tile codes are not readable
+    # The server that sealed it continues it.
+    again = client.post("/api/games", json={"seats": ["human", "human"], "record": text})
+    assert again.status_code == 201 and again.json()["svg"] == state["svg"]
+    # Another server (another key) refuses it, with a clear message.
+    other = TestClient(serve.app(), base_url=OWN)
+    r = other.post("/api/games", json={"seats": ["human", "human"], "record": text})
+    assert r.status_code == 422 and "sealed by another server" in r.json()["error"]
+    # The seal is bound to its moves: the same deal with other moves does not open.
+    forged = dict(data, actions=data["actions"][:-1])
+    r = client.post("/api/games", json={"seats": ["human", "human"], "record": json.dumps(forged)})
+    assert r.status_code == 422 and "sealed" in r.json()["error"]
+    r = client.post("/api/games", json={"seats": ["human", "human"], "record": json.dumps(dict(data, sealed="h1.AAAA"))})
+    assert r.status_code == 422
+
+
+def test_the_seed_goes_out_once_the_game_is_over(client):
+    state = client.post("/api/games", json={"seats": ["human", "greedy"], "seed": 13}).json()
+    while not state["over"]:
+        state = wait(client, state["id"])
+        if state["over"]:
+            break
+        state = client.post(f"/api/games/{state['id']}/actions", json={"action": state["legal"][0]["id"]}).json()
+    data = json.loads(client.get(f"/api/games/{state['id']}/record").text)
+    assert data["seed"] == 13 and "sealed" not in data and dc.Game.from_json(json.dumps(data)).is_over
+
+
+def test_the_stdlib_seal_round_trips_and_refuses_a_change(monkeypatch):
+    import builtins
+
+    real = builtins.__import__
+
+    def no_cryptography(name, *args, **kwargs):
+        if name.startswith("cryptography"):
+            raise ImportError(name)
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_cryptography)
+    sealer = serve.Sealer()
+    token = sealer.seal(b'{"seed": 5}' * 10, b"moves")
+    assert token.startswith("h1.") and sealer.open(token, b"moves") == b'{"seed": 5}' * 10
+    assert sealer.open(token, b"other moves") is None and serve.Sealer().open(token, b"moves") is None
+    raw = bytearray(__import__("base64").urlsafe_b64decode(token[3:]))
+    raw[20] ^= 1
+    assert sealer.open("h1." + __import__("base64").urlsafe_b64encode(bytes(raw)).decode(), b"moves") is None
+    assert sealer.open("h1.!!", b"moves") is None and sealer.open(7, b"moves") is None
+
+
+def test_the_aes_seal_when_cryptography_is_installed():
+    pytest.importorskip("cryptography")
+    sealer = serve.Sealer()
+    token = sealer.seal(b"secret", b"moves")
+    assert token.startswith("g1.") and sealer.open(token, b"moves") == b"secret"
+    assert sealer.open(token, b"x") is None and serve.Sealer().open(token, b"moves") is None
+
+
+def _take(state, game, reveals):
+    """A legal take whose stack is higher than 1 (it uncovers a tile) or is 1 (it does not)."""
+    for m in state["legal"]:
+        a = dc.Action(m["id"])
+        if a.kind.name == "TAKE" and (game.castle_height(a.space) > 1) == reveals:
+            return a
+    return None
+
+
+def test_undo_never_crosses_a_reveal(client):
+    state = client.post("/api/games", json={"seats": ["human", "human"], "seed": 17}).json()
+    gid, game = state["id"], dc.Game(players=2, seed=17)
+    take = _take(state, game, reveals=True)
+    assert take is not None
+    after = client.post(f"/api/games/{gid}/actions", json={"action": take.id}).json()
+    r = client.post(f"/api/games/{gid}/undo")
+    assert r.status_code == 409 and "uncovered" in r.json()["error"]
+    assert client.get(f"/api/games/{gid}").json() == after  # unchanged
+    # A practice table allows it, and its record says so.
+    state = client.post("/api/games", json={"seats": ["human", "human"], "seed": 17, "practice": True}).json()
+    client.post(f"/api/games/{state['id']}/actions", json={"action": take.id})
+    undone = client.post(f"/api/games/{state['id']}/undo")
+    assert undone.status_code == 200 and undone.json()["svg"] == state["svg"] and undone.json()["practice"]
+    assert json.loads(client.get(f"/api/games/{state['id']}/record").text)["meta"]["practice"] is True
+    assert "practice" not in json.loads(client.get(f"/api/games/{gid}/record").text)["meta"]
+    r = client.post("/api/games", json={"seats": ["human"], "practice": "yes"})
+    assert r.status_code == 422
+
+
+def test_undo_of_a_move_that_uncovers_nothing_still_works(client):
+    state = client.post("/api/games", json={"seats": ["human", "human"], "seed": 17}).json()
+    take = _take(state, dc.Game(players=2, seed=17), reveals=True)
+    taken = client.post(f"/api/games/{state['id']}/actions", json={"action": take.id}).json()
+    quiet = next(m for m in taken["legal"] if dc.Action(m["id"]).kind.name not in ("TAKE", "DESTROY"))
+    client.post(f"/api/games/{state['id']}/actions", json={"action": quiet["id"]})
+    undone = client.post(f"/api/games/{state['id']}/undo")  # nothing uncovered: taken back
+    assert undone.status_code == 200 and undone.json()["svg"] == taken["svg"]
+    assert client.post(f"/api/games/{state['id']}/undo").status_code == 409  # the take: it uncovered a tile
+
+
+def test_a_continued_save_keeps_its_reveals(client):
+    # Loading a save does not wash out the reveals: undo still stops at them.
+    state = client.post("/api/games", json={"seats": ["human", "human"], "seed": 17}).json()
+    take = _take(state, dc.Game(players=2, seed=17), reveals=True)
+    client.post(f"/api/games/{state['id']}/actions", json={"action": take.id})
+    text = client.get(f"/api/games/{state['id']}/record").text
+    again = client.post("/api/games", json={"seats": ["human", "human"], "record": text}).json()
+    assert client.post(f"/api/games/{again['id']}/undo").status_code == 409
+
+
+def test_a_bot_reading_the_true_deal_is_not_seated(client):
+    r = client.post("/api/games", json={"seats": ["human", "mcts:time=0.2,determinize=false"]})
+    assert r.status_code == 422 and "covered tiles" in r.json()["error"]

@@ -22,7 +22,10 @@ leaves the deal out (its seed makes it; ``Game.from_json`` reads it back).
 
 from __future__ import annotations
 
+import base64
 import contextlib
+import hashlib
+import hmac
 import json
 import logging
 import random
@@ -112,6 +115,10 @@ class Table:
     stop: threading.Event = field(default_factory=threading.Event)
     #: A hint's search runs (one search at a time per table: a bot's or a hint's).
     hinting: bool = False
+    #: Per decision in ``authors``: whether it (with the Dragon of Ingenuity's replies) uncovered a castle tile.
+    revealed: list[bool] = field(default_factory=list)
+    #: A practice table: undo may take back a move that uncovered a castle tile.
+    practice: bool = False
 
     def humans(self) -> list[int]:
         return [i for i, s in enumerate(self.seats) if s == HUMAN]
@@ -158,11 +165,84 @@ def _cards(value: Any, name: str) -> Any:
     return _whole(value, name, 0, 10)
 
 
-def new_table(body: Any) -> Table:
+def _covered(game: Any) -> int:
+    """How many castle tiles lie covered (the engine's public ``hidden_tiles``)."""
+    return sum(game.observation()["hidden_tiles"].values())
+
+
+class Sealer:
+    """Seals a record's deal with a key this server keeps in memory: only the
+    same server, while it runs, reads it back (authenticated encryption: AES-GCM
+    with ``cryptography`` installed, else an HMAC-SHA256 keystream and tag).
+    The record's other fields are bound to it: a sealed deal opens only with
+    its own moves."""
+
+    def __init__(self) -> None:
+        self.key = secrets.token_bytes(32)
+
+    def _sub(self, purpose: bytes) -> bytes:
+        return hmac.new(self.key, b"dragoncastle-seal-" + purpose, hashlib.sha256).digest()
+
+    def seal(self, secret: bytes, bound: bytes) -> str:
+        nonce = secrets.token_bytes(16)
+        try:
+            from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+        except ImportError:
+            body = bytes(a ^ b for a, b in zip(secret, self._stream(nonce, len(secret))))
+            tag = self._tag(nonce, body, bound)
+            return "h1." + base64.urlsafe_b64encode(nonce + body + tag).decode("ascii")
+        body = AESGCM(self._sub(b"aes")).encrypt(nonce[:12], secret, bound)
+        return "g1." + base64.urlsafe_b64encode(nonce[:12] + body).decode("ascii")
+
+    def open(self, sealed: Any, bound: bytes) -> bytes | None:
+        """The secret, or None if this server did not seal it (or it was altered)."""
+        if not isinstance(sealed, str) or len(sealed) > 1 << 16:
+            return None
+        try:
+            raw = base64.urlsafe_b64decode(sealed[3:].encode("ascii"))
+        except (ValueError, UnicodeEncodeError):
+            return None
+        if sealed.startswith("h1.") and len(raw) >= 48:
+            nonce, body, tag = raw[:16], raw[16:-32], raw[-32:]
+            if not hmac.compare_digest(tag, self._tag(nonce, body, bound)):
+                return None
+            return bytes(a ^ b for a, b in zip(body, self._stream(nonce, len(body))))
+        if sealed.startswith("g1.") and len(raw) >= 28:
+            try:
+                from cryptography.exceptions import InvalidTag
+                from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+                return AESGCM(self._sub(b"aes")).decrypt(raw[:12], raw[12:], bound)
+            except (ImportError, InvalidTag):
+                return None
+        return None
+
+    def _stream(self, nonce: bytes, n: int) -> bytes:
+        key, out = self._sub(b"stream"), bytearray()
+        for block in range((n + 31) // 32):
+            out += hmac.new(key, nonce + block.to_bytes(8, "big"), hashlib.sha256).digest()
+        return bytes(out[:n])
+
+    def _tag(self, nonce: bytes, body: bytes, bound: bytes) -> bytes:
+        msg = len(bound).to_bytes(8, "big") + bound + nonce + body
+        return hmac.new(self._sub(b"tag"), msg, hashlib.sha256).digest()
+
+
+#: The fields of a record that hold the deal: in the clear only once the game is over.
+DEAL_FIELDS = ("seed", "deal")
+
+
+def _bound(data: dict[str, Any]) -> bytes:
+    """The fields a sealed deal is bound to: the game without its deal, summary and notes."""
+    kept = {k: v for k, v in data.items() if k not in (*DEAL_FIELDS, "sealed", "meta", "summary")}
+    return json.dumps(kept, sort_keys=True, separators=(",", ":")).encode("utf-8")
+
+
+def new_table(body: Any, sealer: Sealer | None = None) -> Table:
     """A table from a ``POST /api/games`` body (or a saved ``record`` to continue)."""
     if not isinstance(body, dict):
         raise TableError(422, "the body is a JSON object: {\"seats\": [\"human\", \"greedy\"], ...}")
-    known = {"seats", "seed", "spirits", "dragons", "layout", "solo_variant", "record"}
+    known = {"seats", "seed", "spirits", "dragons", "layout", "solo_variant", "record", "practice"}
     if set(body) - known:
         unknown = sorted(set(body) - known)
         raise TableError(422, f"unknown settings: {', '.join(_show(k) for k in unknown[:3])}"
@@ -171,8 +251,11 @@ def new_table(body: Any) -> Table:
     if not isinstance(seats, list) or not 1 <= len(seats) <= 4:
         raise TableError(422, "seats is a list of 1 to 4 seats, each \"human\" or an agent spec")
     agents = [None if s == HUMAN else _bot(s, i) for i, s in enumerate(seats)]
+    practice = body.get("practice", False)
+    if not isinstance(practice, bool):
+        raise TableError(422, "practice is true or false (true: undo may take back a move that uncovered a tile)")
     if "record" in body:
-        game = _from_record(body["record"])
+        game = _from_record(body["record"], sealer)
     else:
         seed = body.get("seed")
         seed = random.getrandbits(63) if seed is None else _whole(seed, "seed", 0, 2**64 - 1)
@@ -198,24 +281,41 @@ def new_table(body: Any) -> Table:
         _core.check_agents([a for a in agents if a is not None], game.players, True)
     except ValueError as e:
         raise TableError(422, _clip(str(e))) from None
-    authors = _authors(game)
-    return Table(uuid.uuid4().hex[:12], game, list(seats), agents, authors, [None] * len(authors))
+    authors, revealed = _authors(game)
+    return Table(uuid.uuid4().hex[:12], game, list(seats), agents, authors, [None] * len(authors),
+                 revealed=revealed, practice=practice)
 
 
-def _authors(game: Any) -> list[int]:
-    """The seat of each decision of a loaded game (taking them back one by one)."""
-    g, seats = game.clone(), []
+def _authors(game: Any) -> tuple[list[int], list[bool]]:
+    """The seat of each decision of a loaded game, and whether it uncovered a
+    castle tile (taking them back one by one)."""
+    g, seats, revealed = game.clone(), [], []
     while any(not by_dragon for by_dragon in g.history_by_dragon):
+        after = _covered(g)
         g.undo()  # a decision, with the Dragon of Ingenuity's replies after it
         seats.append(g.current_player)
-    return seats[::-1]
+        revealed.append(after < _covered(g))
+    return seats[::-1], revealed[::-1]
 
 
-def _from_record(record: Any) -> Any:
+def _from_record(record: Any, sealer: Sealer | None) -> Any:
     if not isinstance(record, str) or len(record) > 1 << 20:
         raise TableError(422, "record is one line of a saved game (GET /api/games/{id}/record), at most 1 MiB")
+    text = record.strip()
     try:
-        return _core.Game.from_json(record.strip())
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        raise TableError(422, "record: not a saved game (one JSON line)") from None
+    if isinstance(data, dict) and "sealed" in data:
+        secret = None if sealer is None else sealer.open(data["sealed"], _bound(data))
+        if secret is None:
+            raise TableError(422, "record: its deal is sealed by another server (or the save was altered); "
+                                  "a game saved mid-way continues only at the server that saved it, while it runs")
+        data.update(json.loads(secret))
+        del data["sealed"]
+        text = json.dumps(data)
+    try:
+        return _core.Game.from_json(text)
     except ValueError as e:
         raise TableError(422, f"record: {_clip(str(e))}") from None
 
@@ -247,9 +347,11 @@ def _play_bots(table: Table) -> None:
             with table.lock:
                 if table.stop.is_set():  # deleted, expired or shut down while it searched
                     break
+                covered = _covered(table.game)
                 table.game.apply(action)
                 table.authors.append(seat)
                 table.stats.append(stats)
+                table.revealed.append(_covered(table.game) < covered)
     except Exception as e:  # a bot that fails stops the table with its message, never the server
         table.error = f"the bot at seat {table.game.current_player} failed: {_clip(str(e))}"
     finally:
@@ -297,6 +399,7 @@ def public(table: Table) -> dict[str, Any]:
             "turn": g.turn,
             "over": g.is_over,
             # A bot's turn waits while a hint searches (one search at a time): it is thinking too.
+            "practice": table.practice,
             "thinking": table.thinking or table.hinting and not g.is_over and table.agents[seat] is not None,
             "error": table.error,
             "scores": g.scores(),
@@ -415,9 +518,11 @@ def _apply(table: Table, body: Any) -> None:
             raise TableError(422, f"not an action: {_clip(str(e))}") from None
         if not g.is_legal(chosen):
             raise TableError(422, f"{chosen} is not legal here")
+        covered = _covered(g)
         g.apply(chosen)
         table.authors.append(seat)
         table.stats.append(None)
+        table.revealed.append(_covered(g) < covered)
 
 
 def _undo(table: Table) -> None:
@@ -428,13 +533,16 @@ def _undo(table: Table) -> None:
         people = table.humans()
         if not any(s in people for s in table.authors):
             raise TableError(409, "there is no decision of a person to take back")
+        last = max(k for k, s in enumerate(table.authors) if s in people)
+        if not table.practice and any(table.revealed[last:]):
+            raise TableError(409, "undo would take back a move that uncovered a castle tile: what lay under it "
+                                  "is known now (a table started with \"practice\": true allows it)")
         g = table.game
-        while True:
-            seat = table.authors.pop()
+        while len(table.authors) > last:
+            table.authors.pop()
             table.stats.pop()
+            table.revealed.pop()
             g.undo()  # the Dragon of Ingenuity's solo replies go with it
-            if seat in people:
-                break
         table.error = None
 
 
@@ -458,16 +566,23 @@ def _hint(table: Table, body: Any) -> dict[str, Any]:
             "top": [{"id": a.id, "text": str(a), "visits": r.visits[a], "value": round(r.values[a], 4)} for a in top]}
 
 
-def record(table: Table) -> str:
-    """The game as one line ``dragoncastle replay`` opens: its ``to_json()``
-    without the deal (the seed makes it) and with ``meta``: the seats' agents
-    and the bots' search statistics."""
+def record(table: Table, sealer: Sealer) -> str:
+    """The game as one line: its ``to_json()`` with ``meta`` (the seats'
+    agents, the bots' search statistics, ``practice`` on a practice table).
+    Once the game is over it carries its seed in the clear (the seed makes the
+    deal; ``dragoncastle replay`` opens it); before, the seed and deal are
+    ``sealed`` with this server's key, so only this server continues it."""
     with table.lock:
         data = json.loads(table.game.to_json())
         if data.get("seed") is not None:
             del data["deal"]
+        if not table.game.is_over:
+            secret = {k: data.pop(k) for k in DEAL_FIELDS if k in data}
+            data["sealed"] = sealer.seal(json.dumps(secret).encode("utf-8"), _bound(data))
         data["meta"] = {"agents": table.seats,
                         "search": [s if s is None or "iterations" in s else None for s in table.stats]}
+        if table.practice:
+            data["meta"]["practice"] = True
     return json.dumps(data, separators=(",", ":"))
 
 
@@ -597,7 +712,7 @@ def app(host: str | None = None) -> Starlette:
     It answers to this machine's loopback names (:data:`LOOPBACK`) and to
     ``host`` (the address it listens on, as ``dragoncastle serve --host``
     gives it; for ``0.0.0.0`` or ``::``, this machine's name too)."""
-    tables = Tables()
+    tables, sealer = Tables(), Sealer()
     hosts = set(LOOPBACK)
     if host in ("0.0.0.0", "::", ""):
         import socket
@@ -617,7 +732,7 @@ def app(host: str | None = None) -> Starlette:
                             headers={"Content-Security-Policy": page_policy(nonce)})
 
     async def create(request: Request) -> Response:
-        table = new_table(await _body(request))
+        table = new_table(await _body(request), sealer)
         tables.add(table)
         _start_bots(table)
         return _JSON(public(table), status_code=201)
@@ -645,7 +760,7 @@ def app(host: str | None = None) -> Starlette:
 
     def saved(request: Request) -> Response:
         table = tables.get(request.path_params["id"])
-        return Response(record(table) + "\n", media_type="application/x-ndjson",
+        return Response(record(table, sealer) + "\n", media_type="application/x-ndjson",
                         headers={"Content-Disposition": f'attachment; filename="dragoncastle-{table.id}.jsonl"'})
 
     def delete(request: Request) -> Response:
