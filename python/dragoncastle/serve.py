@@ -16,8 +16,13 @@ scripts and other front ends too:
 
 Every response shows only what the person at the table may know: the
 legal moves and the picture of the seat to move among the people (the
-engine's public picture), never a covered castle tile. A saved record
-leaves the deal out (its seed makes it; ``Game.from_json`` reads it back).
+engine's public picture), never a covered castle tile. A record saved in
+play carries its deal sealed with this server's key (:class:`Sealer`); a
+finished game's record carries its seed (``Game.from_json`` reads it back).
+
+The server answers only to the names it serves, takes changes only from its
+own page and only as JSON, bounds bodies and the bots' work, and sends the
+usual security headers (:class:`Guard`, ``docs/serve.md``, "Served safely").
 """
 
 from __future__ import annotations
@@ -33,10 +38,10 @@ import secrets
 import threading
 import time
 import uuid
-from urllib.parse import urlsplit
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
+from urllib.parse import urlsplit
 
 from . import _core
 from .agents import MCTSAgent, PlannerAgent, from_spec
@@ -718,7 +723,7 @@ def app(host: str | None = None) -> Starlette:
         import socket
 
         hosts |= {socket.gethostname(), socket.getfqdn()}
-    elif host is not None:
+    if host:
         hosts.add(host)
 
     # The form offers the cards by name: the engine's own lists, written into the page.
