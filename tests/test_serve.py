@@ -24,7 +24,7 @@ from dragoncastle import serve  # noqa: E402
 
 @pytest.fixture()
 def client():
-    return TestClient(serve.app(), raise_server_exceptions=False)
+    return TestClient(serve.app(), base_url="http://127.0.0.1:8000", raise_server_exceptions=False)
 
 
 def wait(client, game_id, timeout=60.0):
@@ -53,7 +53,8 @@ def play_person(client, state, pick=lambda legal: legal[-1]):
 def test_the_page_and_every_endpoint(client):
     page = client.get("/")
     assert page.status_code == 200 and "<svg" not in page.text and "/api/games" in page.text
-    r = client.post("/api/games", json={"seats": ["human", "greedy"], "seed": 7})
+    # A practice table: its undo may take back a move that uncovered a tile.
+    r = client.post("/api/games", json={"seats": ["human", "greedy"], "seed": 7, "practice": True})
     assert r.status_code == 201
     state = r.json()
     for key in ("id", "to_move", "phase", "over", "scores", "legal", "svg"):
@@ -68,7 +69,9 @@ def test_the_page_and_every_endpoint(client):
     undone = client.post(f"/api/games/{gid}/undo").json()
     assert undone["history"] == [] and undone["legal"] == state["legal"]
     saved = client.get(f"/api/games/{gid}/record")
-    assert saved.status_code == 200 and dc.Game.from_json(saved.text).history == []
+    assert saved.status_code == 200 and json.loads(saved.text)["actions"] == []  # mid-game: the deal sealed
+    again = client.post("/api/games", json={"seats": ["human", "greedy"], "record": saved.text})
+    assert again.status_code == 201 and again.json()["svg"] == undone["svg"]
     assert client.delete(f"/api/games/{gid}").status_code == 204
     assert client.get(f"/api/games/{gid}").status_code == 404
 
@@ -85,7 +88,7 @@ def test_a_whole_game_against_greedy_scores_as_the_engine(client):
 
 
 def test_a_solo_game_ends_with_its_rank_and_undo_takes_back_a_person_s_decision(client):
-    state = client.post("/api/games", json={"seats": ["human"], "seed": 3}).json()
+    state = client.post("/api/games", json={"seats": ["human"], "seed": 3, "practice": True}).json()
     gid = state["id"]
     for _ in range(6):
         state = client.post(f"/api/games/{gid}/actions", json={"action": state["legal"][0]["id"]}).json()
@@ -97,13 +100,14 @@ def test_a_solo_game_ends_with_its_rank_and_undo_takes_back_a_person_s_decision(
 
 
 def test_bots_move_on_their_own_and_show_their_search(client):
-    state = client.post("/api/games", json={"seats": ["mcts:time=0.02", "human"], "seed": 4}).json()
+    state = client.post("/api/games", json={"seats": ["mcts:time=0.01", "human"], "seed": 4}).json()
     assert state["thinking"] or state["history"]
     state = wait(client, state["id"])
     assert state["to_move"] == 1 and state["legal"]
     searched = [h["search"] for h in state["history"] if h["seat"] == 0]
     assert searched and all(s["iterations"] > 0 and s["top"] for s in searched)
-    # A saved game with the bot's statistics opens in the replay page.
+    # A finished game, saved with the bot's statistics, opens in the replay page.
+    state = play_person(client, state)
     record = client.get(f"/api/games/{state['id']}/record").text
     from dragoncastle.replay import parse_record
 
@@ -196,9 +200,10 @@ def test_bad_requests_get_a_4xx_with_a_reason_and_change_nothing(client):
     for method, path, body, status in cases:
         r = getattr(client, method)(path, **({} if body is None else {"json": body}))
         assert r.status_code == status and r.json()["error"], (path, body, r.status_code, r.text)
-    r = client.post(f"/api/games/{gid}/actions", content=b"{not json")
+    as_json = {"Content-Type": "application/json"}
+    r = client.post(f"/api/games/{gid}/actions", content=b"{not json", headers=as_json)
     assert r.status_code == 400 and r.json()["error"]
-    r = client.post(f"/api/games/{gid}/actions", content=b"[" * 100_000)
+    r = client.post(f"/api/games/{gid}/actions", content=b"[" * 100_000, headers=as_json)
     assert r.status_code == 400
     assert client.get(f"/api/games/{gid}").json() == state  # nothing changed
     # Not the person's turn: seat 0 a bot.

@@ -11,6 +11,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -46,7 +47,7 @@ def server():
     proc.wait(timeout=10)
 
 
-def start(browser, url, seats, seed, spirits=(), dragons=()):
+def start(browser, url, seats, seed, spirits=(), dragons=(), practice=False):
     browser.get(url + "/")
     Select(browser.find_element(By.ID, "players")).select_by_visible_text(str(len(seats)))
     for i, seat in enumerate(seats):
@@ -60,6 +61,8 @@ def start(browser, url, seats, seed, spirits=(), dragons=()):
                 By.TAG_NAME, "summary").click()
             for name in names:
                 browser.find_element(By.CSS_SELECTOR, f'input[name={kind}][value="{name}"]').click()
+    if practice:  # undo may cross a move that uncovered a tile
+        browser.find_element(By.ID, "practice").click()
     browser.find_element(By.ID, "start").click()
     WebDriverWait(browser, 20).until(lambda d: d.execute_script("return game !== null && (game.over || game.legal.length > 0)"))
 
@@ -169,7 +172,7 @@ def test_a_whole_solo_game_by_clicking_the_board(browser, server):
 
 
 def test_two_players_against_greedy_with_a_hint_an_undo_and_a_saved_game(browser, server, tmp_path):
-    start(browser, server, ["human", "greedy"], 9)
+    start(browser, server, ["human", "greedy"], 9, practice=True)
     browser.find_element(By.ID, "hinttime").clear()
     browser.find_element(By.ID, "hinttime").send_keys("0.1")
     browser.find_element(By.ID, "hint").click()
@@ -203,4 +206,19 @@ def test_two_players_against_greedy_with_a_hint_an_undo_and_a_saved_game(browser
     assert dc.Game.from_json(record).scores() == final["scores"]
     stats = write_replay(path, tmp_path / "saved.html")
     assert stats.games == 1 and Path(tmp_path / "saved.html").stat().st_size > 0
+    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+
+
+def test_the_page_runs_under_its_policy_and_deletes_its_game(browser, server):
+    start(browser, server, ["human", "greedy"], 5)
+    gid = state(browser)["id"]
+    browser.find_element(By.ID, "delete").click()
+    browser.switch_to.alert.accept()
+    WebDriverWait(browser, 20).until(lambda d: "deleted" in d.find_element(By.ID, "status").text)
+    try:
+        urllib.request.urlopen(f"{server}/api/games/{gid}", timeout=5)
+        raise AssertionError("the game is still there")
+    except urllib.error.HTTPError as e:
+        assert e.code == 404
+    # The page's one script ran under the Content-Security-Policy: no violation reported.
     assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
