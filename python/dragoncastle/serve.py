@@ -177,8 +177,9 @@ def _covered(game: Any) -> int:
 
 class Sealer:
     """Seals a record's deal with a key this server keeps in memory: only the
-    same server, while it runs, reads it back (authenticated encryption: AES-GCM
-    with ``cryptography`` installed, else an HMAC-SHA256 keystream and tag).
+    same server, while it runs, reads it back (authenticated encryption from
+    the standard library: HMAC-SHA256 in counter mode as the keystream, then an
+    HMAC-SHA256 tag over the nonce, the ciphertext and the bound fields).
     The record's other fields are bound to it: a sealed deal opens only with
     its own moves."""
 
@@ -190,14 +191,9 @@ class Sealer:
 
     def seal(self, secret: bytes, bound: bytes) -> str:
         nonce = secrets.token_bytes(16)
-        try:
-            from cryptography.hazmat.primitives.ciphers.aead import AESGCM
-        except ImportError:
-            body = bytes(a ^ b for a, b in zip(secret, self._stream(nonce, len(secret))))
-            tag = self._tag(nonce, body, bound)
-            return "h1." + base64.urlsafe_b64encode(nonce + body + tag).decode("ascii")
-        body = AESGCM(self._sub(b"aes")).encrypt(nonce[:12], secret, bound)
-        return "g1." + base64.urlsafe_b64encode(nonce[:12] + body).decode("ascii")
+        body = bytes(a ^ b for a, b in zip(secret, self._stream(nonce, len(secret))))
+        tag = self._tag(nonce, body, bound)
+        return "h1." + base64.urlsafe_b64encode(nonce + body + tag).decode("ascii")
 
     def open(self, sealed: Any, bound: bytes) -> bytes | None:
         """The secret, or None if this server did not seal it (or it was altered)."""
@@ -212,14 +208,6 @@ class Sealer:
             if not hmac.compare_digest(tag, self._tag(nonce, body, bound)):
                 return None
             return bytes(a ^ b for a, b in zip(body, self._stream(nonce, len(body))))
-        if sealed.startswith("g1.") and len(raw) >= 28:
-            try:
-                from cryptography.exceptions import InvalidTag
-                from cryptography.hazmat.primitives.ciphers.aead import AESGCM
-
-                return AESGCM(self._sub(b"aes")).decrypt(raw[:12], raw[12:], bound)
-            except (ImportError, InvalidTag):
-                return None
         return None
 
     def _stream(self, nonce: bytes, n: int) -> bytes:
