@@ -16,35 +16,74 @@ from .play import play
 
 
 class HumanAgent:
-    """Asks for an action in the terminal (its text, its id, or its list number)."""
+    """Asks for an action in the terminal: its number in the list shown (from 1),
+    or its text (``take 2,5``). Input that names no legal move explains why and
+    asks again (issue 46); ``help`` or ``?`` lists the moves again. End of input
+    (Ctrl-D), Ctrl-C or ``quit`` abandons the game with a one-line message and
+    exit status 1."""
+
+    QUIT = ("quit", "exit")
 
     def __init__(self, out: Any = sys.stdout, inp: Any = sys.stdin) -> None:
         self.out, self.inp = out, inp
 
-    def act(self, game: _core.Game) -> _core.Action:
-        legal = game.legal_actions()
-        print(game, file=self.out)
-        print(f"Seat {game.current_player}, phase {game.phase.name}. Legal actions:", file=self.out)
-        for i, a in enumerate(legal):
+    def _say(self, *lines: str) -> None:
+        for line in lines:
+            print(line, file=self.out)
+
+    def _list(self, legal: list[_core.Action]) -> None:
+        for i, a in enumerate(legal, 1):
             print(f"  [{i}] {a}", file=self.out)
-        while True:
-            print("> ", end="", file=self.out, flush=True)
+
+    def _read(self, prompt: str) -> str:
+        print(prompt, end="", file=self.out, flush=True)
+        try:
             line = self.inp.readline()
-            if not line:
-                raise SystemExit("input closed")
-            text = line.strip()
+        except KeyboardInterrupt:
+            line = ""
+        if not line:
+            print(file=self.out, flush=True)
+            raise SystemExit("input closed: game abandoned")
+        return line.strip()
+
+    def act(self, game: _core.Game) -> _core.Action:
+        legal = list(game.legal_actions())
+        n = len(legal)
+        print(game, file=self.out)
+        self._say(f"Seat {game.current_player}, phase {game.phase.name}. Legal actions:")
+        self._list(legal)
+        hint = f"type a number 1-{n}, a move's text such as \"{legal[0]}\", or help"
+        while True:
+            text = self._read(f"move (1-{n}, help)> ")
             if text.startswith("[") and text.endswith("]"):
-                text = text[1:-1]
-            if text.isdigit() and int(text) < len(legal):
-                return legal[int(text)]
+                text = text[1:-1].strip()
+            if not text:
+                self._say(hint)
+                continue
+            if text.lower() in ("help", "?", "h"):
+                self._say(f"Seat {game.current_player}, phase {game.phase.name}: the legal moves, by number:")
+                self._list(legal)
+                self._say(hint + "; Ctrl-D or quit abandons the game")
+                continue
+            if text.lower() in self.QUIT:
+                raise SystemExit("quit: game abandoned")
+            try:
+                number = int(text)
+            except ValueError:
+                pass
+            else:
+                if 1 <= number <= n:
+                    return legal[number - 1]
+                self._say(f"no move {number} in the list: choose 1-{n} (help lists them)")
+                continue
             try:
                 a = _core.Action(text)
-            except _core.IllegalActionError as e:
-                print(e, file=self.out)
+            except (_core.InvalidActionError, _core.IllegalActionError, ValueError):
+                self._say(f"\"{text}\" is not a move: {hint}")
                 continue
             if a in legal:
                 return a
-            print(f"{a} is not legal now", file=self.out)
+            self._say(f"{a} is not legal now: {hint}")
 
 
 def make_agent(spec: str, seed: int) -> Any:
@@ -70,18 +109,38 @@ PICTURE_LEGEND = """reading the picture (str(game)):
 """
 
 
+def final_picture(game: _core.Game) -> str:
+    """``str(game)`` without its closing winners line: the summary below it names
+    the winners with their agents, once (issue 46)."""
+    lines = str(game).rstrip("\n").splitlines()
+    while lines and (not lines[-1].strip() or lines[-1].startswith("Winner(s):")):
+        lines.pop()
+    return "\n".join(lines)
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     game = _core.Game(players=len(args.seats), seed=args.seed, **cards_of(args))
     agents = [make_agent(name, args.seed * 31 + i) for i, name in enumerate(args.seats)]
-    if args.verbose:
+    person = "human" in args.seats
+    try:  # what `play` checks, with a person if one sits: a refusal is one line, not a traceback
+        _core.check_agents(agents, game.players, person)
+    except ValueError as e:
+        raise SystemExit(f"dragoncastle play: {e}") from None
+    if args.verbose or person:
+        # Played here rather than by `play` to say each move as it is made: every
+        # decision with -v; with a person at the table, each bot's (issue 46).
         while not game.is_over:
             seat = game.current_player
             action = agents[seat].act(game)
-            print(f"turn {game.turn + 1:>3}  seat {seat}  {action}")
+            if args.verbose:
+                print(f"turn {game.turn + 1:>3}  seat {seat}  {action}")
+            elif args.seats[seat] != "human":
+                print(f"seat {seat} ({args.seats[seat]}): {_core.Action(action)}", flush=True)
             game.apply(action)
     else:
         play(game, agents)
-    print(game)
+    print(final_picture(game))
+    print()
     for seat, (name, score) in enumerate(zip(args.seats, game.scores())):
         print(f"seat {seat} ({name}): {score} points")
     print("winner(s): " + ", ".join(f"seat {w} ({args.seats[w]})" for w in game.winners()))
