@@ -257,3 +257,33 @@ def test_several_games_at_once_and_a_bound_on_their_number(client, monkeypatch):
     first = client.get(f"/api/games/{ids[0]}").json()
     client.post(f"/api/games/{ids[1]}/actions", json={"action": first["legal"][0]["id"]})
     assert client.get(f"/api/games/{ids[0]}").json() == first  # games are isolated
+
+
+def test_the_state_carries_a_move_log_in_words_and_the_end_table(client):
+    """The public state's `log` names every move of the game in order (the solo
+    Dragon's replies included), who made it and, for a searching bot, its top
+    moves in words; at the end `breakdown` is each seat's score_breakdown."""
+    for seats in (["human", "mcts:time=0.05"], ["human"]):
+        state = client.post("/api/games", json={"seats": seats, "seed": 5}).json()
+        url = f"/api/games/{state['id']}"
+        for _ in range(600):
+            state = wait(client, state["id"])
+            if state["over"]:
+                break
+            state = client.post(f"{url}/actions", json={"action": state["legal"][0]["id"]}).json()
+        assert state["over"]
+        record = json.loads(client.get(f"{url}/record").text)
+        game = dc.Game.from_json(json.dumps(record))
+        log = state["log"]
+        assert [e["text"] for e in log] == [str(a) for a in game.history]
+        for e, by_dragon in zip(log, game.history_by_dragon):
+            if by_dragon:
+                assert e["who"] == "Dragon of Ingenuity" and e["seat"] == 1
+            elif e["seat"] == 0:
+                assert e["who"] == "You" and e["top"] == []
+            else:
+                assert e["who"] == "Bot mcts:time=0.05"
+        if len(seats) == 2:
+            words = [t for e in log for t in e["top"]]
+            assert words and all("visits" in t and "win chance" in t for t in words)
+        assert state["breakdown"] == [game.score_breakdown(p) for p in range(game.players)]

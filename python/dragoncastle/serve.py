@@ -401,9 +401,46 @@ def public(table: Table) -> dict[str, Any]:
             "legal": [{"id": a.id, "text": str(a), "target": target(a, seat)} for a in g.legal_actions()] if person else [],
             "history": [{"seat": s, "action": {"id": a.id, "text": str(a)}, "search": st}
                         for s, a, st in zip(table.authors, played, table.stats)],
+            "log": move_log(table),
+            "breakdown": [g.score_breakdown(p) for p in range(g.players)] if g.is_over else None,
             "svg": g._repr_svg_(),
         }
     return state
+
+
+def who(table: Table, seat: int) -> str:
+    """Who sits at ``seat``, in words: "You", "Player 2" (several people), "Bot greedy"."""
+    if table.seats[seat] != HUMAN:
+        return f"Bot {table.seats[seat]}"
+    return "You" if len(table.humans()) == 1 else f"Player {seat + 1}"
+
+
+def top_in_words(stats: Any) -> list[str]:
+    """A bot's top moves in words, as its search or plan saw them."""
+    if not stats:
+        return []
+    if "top" in stats:
+        total = sum(v for _, v, _ in stats["top"]) or 1
+        return [f"{_core.Action(i)}: {v} visits ({100 * v / total:.0f}%), win chance {q:.2f}" for i, v, q in stats["top"]]
+    return [f"{_core.Action(i)}: first move of {n} plans, mean score {m:g}" for i, n, m in stats.get("top_plan", [])]
+
+
+def move_log(table: Table) -> list[dict[str, Any]]:
+    """Every move of the game in words, in order: the seat, who sits there,
+    the move's text and, for a bot, its top moves (the solo Dragon's replies
+    included, in its name). The caller holds the table's lock."""
+    g, log, k = table.game, [], 0
+    moves = sum(1 for d in g.history_by_dragon if not d)
+    # A table made from a record knows its moves' seats from the game itself.
+    authors = table.authors if len(table.authors) == moves else _authors(g)[0]
+    stats = table.stats if len(table.stats) == moves else [None] * moves
+    for a, by_dragon in zip(g.history, g.history_by_dragon):
+        if by_dragon:
+            log.append({"seat": 1, "who": "Dragon of Ingenuity", "text": str(a), "top": []})
+            continue
+        log.append({"seat": authors[k], "who": who(table, authors[k]), "text": str(a), "top": top_in_words(stats[k])})
+        k += 1
+    return log
 
 
 class Tables:
