@@ -19,7 +19,7 @@ pytest.importorskip("starlette")
 warnings.filterwarnings("ignore", message=".*httpx.*")
 from starlette.testclient import TestClient  # noqa: E402
 
-from dragoncastle import serve  # noqa: E402
+from dragoncastle import serve, serve_table  # noqa: E402
 
 
 @pytest.fixture()
@@ -249,7 +249,7 @@ def test_no_response_holds_a_covered_castle_tile(client):
 
 
 def test_several_games_at_once_and_a_bound_on_their_number(client, monkeypatch):
-    monkeypatch.setattr(serve, "MAX_GAMES", 3)
+    monkeypatch.setattr(serve_table, "MAX_GAMES", 3)  # the table module owns the bounds
     ids = [client.post("/api/games", json={"seats": ["human"], "seed": k}).json()["id"] for k in range(3)]
     assert len(set(ids)) == 3
     r = client.post("/api/games", json={"seats": ["human"]})

@@ -16,7 +16,7 @@ pytest.importorskip("starlette")
 warnings.filterwarnings("ignore", message=".*httpx.*")
 from starlette.testclient import TestClient  # noqa: E402
 
-from dragoncastle import serve  # noqa: E402
+from dragoncastle import serve, serve_table  # noqa: E402
 
 OWN = "http://127.0.0.1:8000"
 
@@ -26,13 +26,7 @@ def client():
     return TestClient(serve.app(), base_url=OWN, raise_server_exceptions=False)
 
 
-def wait(client, game_id, timeout=30.0):
-    end = time.monotonic() + timeout
-    while True:
-        state = client.get(f"/api/games/{game_id}").json()
-        if not state["thinking"] or time.monotonic() > end:
-            return state
-        time.sleep(0.02)
+from test_serve import wait  # noqa: E402  (the state once no bot is thinking)
 
 
 # 1. Only the hosts served.
@@ -238,7 +232,7 @@ def test_delete_stops_a_thinking_bot(client):
 
 
 def test_tables_of_bots_only_are_bounded(client, monkeypatch):
-    monkeypatch.setattr(serve, "MAX_BOT_TABLES", 2)
+    monkeypatch.setattr(serve_table, "MAX_BOT_TABLES", 2)
     bots = {"seats": ["mcts:time=0.2", "mcts:time=0.2"]}
     ids = [client.post("/api/games", json=bots).json()["id"] for _ in range(2)]
     r = client.post("/api/games", json=bots)
@@ -280,7 +274,7 @@ def test_one_search_at_a_time_per_table(client):
 def test_idle_games_expire(client, monkeypatch):
     gid = client.post("/api/games", json={"seats": ["human", "greedy"]}).json()["id"]
     table = client.app.state.tables.tables[gid]
-    monkeypatch.setattr(serve, "IDLE_SECONDS", 0.3)
+    monkeypatch.setattr(serve_table, "IDLE_SECONDS", 0.3)
     time.sleep(0.15)
     assert client.get(f"/api/games/{gid}").status_code == 200  # a request keeps it
     time.sleep(0.15)

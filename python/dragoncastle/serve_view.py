@@ -1,0 +1,91 @@
+"""What a web table shows: its public state (nothing a person at the
+table may not know), where a legal move points on the picture, and the
+move log in words."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import _core
+from .serve_table import HUMAN, Table, _authors
+
+
+def target(action: Any, seat: int) -> dict[str, Any] | None:
+    """Where on the picture a move of ``seat`` points, read from the action's own
+    fields (never from the rules): a castle space (``take``, ``destroy``), a
+    cell of the mover's Realm (``place``, ``shrine``, a Spirit's follow-up, a
+    Spirit paid with that cell), or None (``summon``, ``discard``,
+    ``take-shrine``, ``done``, a Spirit paid with a Shrine)."""
+    if action.space is not None:
+        return {"where": "castle", "space": list(action.space)}
+    cell = action.cell if action.cell is not None else action.pay_cell
+    if cell is None:
+        return None
+    return {"where": "realm", "seat": seat, "cell": list(cell)}
+
+
+def public(table: Table) -> dict[str, Any]:
+    """What the page may show: nothing a person at the table may not know."""
+    with table.lock:
+        g = table.game
+        seat = g.current_player
+        person = not g.is_over and table.agents[seat] is None and not table.thinking
+        played = [a for a, by_dragon in zip(g.history, g.history_by_dragon) if not by_dragon]
+        state = {
+            "id": table.id,
+            "seats": table.seats,
+            "players": g.players,
+            "to_move": seat,
+            "phase": g.phase.name,
+            "turn": g.turn,
+            "over": g.is_over,
+            # A bot's turn waits while a hint searches (one search at a time): it is thinking too.
+            "practice": table.practice,
+            "thinking": table.thinking or table.hinting and not g.is_over and table.agents[seat] is not None,
+            "error": table.error,
+            "scores": g.scores(),
+            "winners": g.winners() if g.is_over else [],
+            "rank": g.rank() if g.is_over and g.players == 1 else None,
+            "legal": [{"id": a.id, "text": str(a), "target": target(a, seat)} for a in g.legal_actions()] if person else [],
+            "history": [{"seat": s, "action": {"id": a.id, "text": str(a)}, "search": st}
+                        for s, a, st in zip(table.authors, played, table.stats)],
+            "log": move_log(table),
+            "breakdown": [g.score_breakdown(p) for p in range(g.players)] if g.is_over else None,
+            "svg": g._repr_svg_(),
+        }
+    return state
+
+
+def who(table: Table, seat: int) -> str:
+    """Who sits at ``seat``, in words: "You", "Player 2" (several people), "Bot greedy"."""
+    if table.seats[seat] != HUMAN:
+        return f"Bot {table.seats[seat]}"
+    return "You" if len(table.humans()) == 1 else f"Player {seat + 1}"
+
+
+def top_in_words(stats: Any) -> list[str]:
+    """A bot's top moves in words, as its search or plan saw them."""
+    if not stats:
+        return []
+    if "top" in stats:
+        total = sum(v for _, v, _ in stats["top"]) or 1
+        return [f"{_core.Action(i)}: {v} visits ({100 * v / total:.0f}%), win chance {q:.2f}" for i, v, q in stats["top"]]
+    return [f"{_core.Action(i)}: first move of {n} plans, mean score {m:g}" for i, n, m in stats.get("top_plan", [])]
+
+
+def move_log(table: Table) -> list[dict[str, Any]]:
+    """Every move of the game in words, in order: the seat, who sits there,
+    the move's text and, for a bot, its top moves (the solo Dragon's replies
+    included, in its name). The caller holds the table's lock."""
+    g, log, k = table.game, [], 0
+    moves = sum(1 for d in g.history_by_dragon if not d)
+    # A table made from a record knows its moves' seats from the game itself.
+    authors = table.authors if len(table.authors) == moves else _authors(g)[0]
+    stats = table.stats if len(table.stats) == moves else [None] * moves
+    for a, by_dragon in zip(g.history, g.history_by_dragon):
+        if by_dragon:
+            log.append({"seat": 1, "who": "Dragon of Ingenuity", "text": str(a), "top": []})
+            continue
+        log.append({"seat": authors[k], "who": who(table, authors[k]), "text": str(a), "top": top_in_words(stats[k])})
+        k += 1
+    return log
