@@ -15,7 +15,7 @@ use crate::action::Action;
 use crate::game::Game;
 use crate::coords::{Cell, Space};
 use crate::tile::{Tile, TileType};
-use crate::state::{Phase, State};
+use crate::state::State;
 use panels::{dragon_panel, panel};
 
 /// Okabe & Ito's palette, which readers with any common colour-vision
@@ -68,27 +68,6 @@ impl LastMove {
     }
 }
 
-/// What a phase asks of the player to move, in words.
-fn phase_text(p: Phase) -> &'static str {
-    match p {
-        Phase::Action => "take an Available top-floor tile, or Summon",
-        Phase::Complete => "take the identical tile, or a Shrine, or Discard",
-        Phase::Place => "place the next tile in hand in the Realm",
-        Phase::Shrine => "build Shrines on tiles just Consolidated, or done",
-        Phase::GameOver => "",
-        Phase::Spirits => "activate a Spirit, or go on to the Consolidation",
-        Phase::Destroy => "Destruction: discard an Available castle tile",
-        Phase::Wind => "Wind: flip a tile face down, or lift a Shrine",
-        Phase::WindTo => "Wind: put the lifted Shrine down",
-        Phase::Strength => "Strength: lift a tile of the Realm",
-        Phase::StrengthTo => "Strength: put the lifted tile down",
-        Phase::Set => "choose the set to Consolidate",
-        Phase::Change => "Change: choose the Special tile and its new type",
-        Phase::Cunning => "Cunning: pay for the group of 3",
-        Phase::EndTurn => "activate a Spirit, or end the turn",
-    }
-}
-
 /// An SVG picture of a position without its last move (see [`svg_with`]).
 pub fn svg(s: &State) -> String {
     svg_with(s, None)
@@ -127,7 +106,7 @@ pub fn svg_with(s: &State, last: Option<&LastMove>) -> String {
     let cards_top = panels_top + panel_h + 12;
     let cards_h = if cards == 0 { 0 } else { 18 + cards.div_ceil(per_row) * 30 };
     let legend_top = cards_top + cards_h;
-    let height = legend_top + 62;
+    let height = legend_top + 76;
 
     let mut o = String::with_capacity(16 * 1024);
     let _ = write!(
@@ -174,7 +153,7 @@ fn status_line(s: &State) -> String {
 
 fn header(o: &mut String, s: &State, last: Option<&LastMove>) {
     let _ = writeln!(o, r#"<text x="{PAD}" y="{}" font-size="15" font-weight="bold">{}</text>"#, PAD + 12, status_line(s));
-    let mut line2 = phase_text(s.phase()).to_string();
+    let mut line2 = if s.is_over() { String::new() } else { s.phase().prompt().to_string() };
     if s.end_triggered() && !s.is_over() {
         line2.push_str(if line2.is_empty() { "" } else { " · " });
         line2.push_str("last round: the Countdown is over");
@@ -351,8 +330,14 @@ fn legend(o: &mut String, top: usize) {
     );
     let _ = writeln!(
         o,
-        r#"<text x="{PAD}" y="{}" fill="{MARK}">Last move, in blue: dashed in the castle, tiles taken; in a Realm, cells changed (a white dashed square: turned face down).</text>"#,
+        r#"<text x="{PAD}" y="{}" fill="{MARK}">Last move, in blue: dashed in the castle, tiles taken; in a Realm, cells changed</text>"#,
         top + 52
+    );
+    // Two lines: the picture is at least 660 wide, and one line did not fit it.
+    let _ = writeln!(
+        o,
+        r#"<text x="{PAD}" y="{}" fill="{MARK}">(a white dashed square: turned face down).</text>"#,
+        top + 66
     );
 }
 

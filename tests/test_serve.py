@@ -287,3 +287,41 @@ def test_the_state_carries_a_move_log_in_words_and_the_end_table(client):
             words = [t for e in log for t in e["top"]]
             assert words and all("visits" in t and "win chance" in t for t in words)
         assert state["breakdown"] == [game.score_breakdown(p) for p in range(game.players)]
+
+
+def test_the_state_speaks_the_game_s_words(client):
+    """The status line's parts come from the engine: `prompt` is the phase's
+    own prompt (Phase.prompt), `who` names each seat as the log does, `cards`
+    are the cards in play with the engine's effect text, and a solo table
+    carries the rank table of R-SOLO-5 (dc.solo_rank's bands)."""
+    state = client.post("/api/games", json={"seats": ["human", "greedy"], "seed": 3,
+                                            "spirits": ["wind"], "dragons": ["harmony"]}).json()
+    assert state["prompt"] == dc.Phase.ACTION.prompt and state["prompt"].startswith("take a tile")
+    assert state["who"] == ["You", "Bot greedy"] and state["ranks"] is None and state["last_round"] is False
+    assert state["cards"] == [
+        {"kind": "Spirit", "name": "wind", "effect": dc.SPIRIT_EFFECTS[dc.SPIRITS.index("wind")]},
+        {"kind": "Dragon", "name": "harmony", "effect": dc.DRAGON_EFFECTS[dc.DRAGONS.index("harmony")]}]
+    people = client.post("/api/games", json={"seats": ["human", "human", "greedy"], "seed": 3}).json()
+    assert people["who"] == ["Seat 0", "Seat 1", "Bot greedy"] and people["cards"] == []
+    solo = client.post("/api/games", json={"seats": ["human"], "seed": 3}).json()
+    ranks = solo["ranks"]
+    assert ranks[0] == [None, 39, "Student"] and ranks[-1] == [60, None, "Diamond Dragon"]
+    for lo, hi, name in ranks:  # R-SOLO-5: each band is the core's rank of every score in it
+        assert all(dc.solo_rank(s) == name for s in range(lo if lo is not None else 30, (hi or 70) + 1))
+
+
+def test_each_move_of_the_log_names_its_place_on_the_picture(client):
+    """A log entry's `target` is where its move points on the picture, as a legal
+    move's is (the page frames the last turn's places with it): a take names
+    its castle space, a placement the mover's own Realm cell (R-PLACE-1)."""
+    state = client.post("/api/games", json={"seats": ["human", "greedy"], "seed": 11}).json()
+    state = play_person(client, state, pick=lambda legal: legal[0])
+    record = dc.Game.from_json(client.get(f"/api/games/{state['id']}/record").text)
+    for entry, action in zip(state["log"], record.history):
+        if action.space is not None:
+            assert entry["target"] == {"where": "castle", "space": list(action.space)}
+        elif action.cell is not None:
+            assert entry["target"] == {"where": "realm", "seat": entry["seat"], "cell": list(action.cell)}
+        else:
+            assert entry["target"] is None, entry
+    assert {e["target"]["where"] for e in state["log"] if e["target"]} == {"castle", "realm"}

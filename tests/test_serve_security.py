@@ -218,14 +218,21 @@ def test_a_bot_searches_on_one_thread(client):
     assert client.post("/api/games", json={"seats": ["human", "mcts:time=0.05,threads=1"]}).status_code == 201
 
 
-def test_delete_stops_a_thinking_bot(client):
+@pytest.mark.parametrize("bot", ["mcts:time=10", "plan:time=10"])
+def test_delete_stops_a_thinking_bot(client, bot):
+    """A bot given 10 s per move stops searching within a fraction of a second
+    of its game's DELETE, and its move is not played."""
     tables = client.app.state.tables.tables
-    gid = client.post("/api/games", json={"seats": ["mcts:time=0.2", "human"], "seed": 1}).json()["id"]
+    seats = [bot] if bot.startswith("plan") else [bot, "human"]
+    gid = client.post("/api/games", json={"seats": seats, "seed": 1}).json()["id"]
     table = tables[gid]
     assert table.thinking and len(_bot_threads(gid)) == 1  # one thread, one search, per table
+    time.sleep(0.3)
+    began = time.monotonic()
     assert client.delete(f"/api/games/{gid}").status_code == 204
     assert table.stop.is_set()
-    assert _until(lambda: not _bot_threads(gid), 5.0)  # after the decision in hand at most
+    assert _until(lambda: not _bot_threads(gid), 5.0)
+    assert time.monotonic() - began < 1.0
     moves = len(table.game.history)
     time.sleep(0.3)
     assert len(table.game.history) == moves and not table.thinking

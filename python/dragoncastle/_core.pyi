@@ -65,6 +65,10 @@ SPIRITS: list[str]
 """The Spirit card names, in card order."""
 DRAGONS: list[str]
 """The Dragon card names, in card order."""
+SPIRIT_EFFECTS: list[str]
+"""Each Spirit card's effect in words, in card order ("Wind: turn a face-up ...")."""
+DRAGON_EFFECTS: list[str]
+"""Each Dragon card's scoring in words, in card order."""
 NETWORK_FEATURES: int
 MAX_SEATS: int
 """Input features of the search's network (``docs/training.md``)."""
@@ -136,6 +140,14 @@ class Phase:
     @property
     def name(self) -> str:
         """The member's name, e.g. ``"ACTION"``."""
+    @property
+    def prompt(self) -> str:
+        """What the phase asks of the player to move, in the game's words.
+
+        >>> import dragoncastle as dc
+        >>> dc.Phase.DESTROY.prompt
+        'Destruction: choose the castle tile to discard'
+        """
     def __int__(self) -> int: ...
 
 @final
@@ -670,11 +682,14 @@ class Player:
         """Whether the agent reads what a player cannot see."""
     def reset(self) -> None:
         """Forget the game (the kept tree, the planner's policy and plan)."""
-    def decide(self, game: Game, seed: Optional[int] = None) -> tuple[Optional[Action], Any]:
+    def decide(self, game: Game, seed: Optional[int] = None,
+               stop: Optional[Callable[[], bool]] = None) -> tuple[Optional[Action], Any]:
         """The decision for the seat to move of ``game``: ``(action, stats)``,
         drawing by the seed rule from ``seed`` (None: the game's). ``stats``
         is None, a search's ``(root, pv, iterations, seconds, nodes, policy)``
         or a plan's ``(root, plan, playouts, determinizations, seconds)``.
+        ``stop``, a callable asked every 100 ms, ends a search or plan early
+        when it returns true: the decision is then the best found so far.
         """
 
 def agent_kinds() -> list[tuple[str, str, list[tuple[str, str, str, str]]]]:

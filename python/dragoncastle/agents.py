@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from . import _core
 
@@ -62,10 +62,10 @@ class _Builtin:
         """Forget the game (a kept tree, the planner's policy); a new game does this by itself."""
         self._player.reset()
 
-    def _decide(self, game: Any) -> tuple[Any, Any]:
+    def _decide(self, game: Any, stop: Callable[[], bool] | None = None) -> tuple[Any, Any]:
         if not isinstance(game, _core.Game):
             raise TypeError(f"{type(self).__name__} decides in Rust and needs a dragoncastle.Game, not a reference game")
-        return self._player.decide(game, self.seed)
+        return self._player.decide(game, self.seed, stop)
 
     def act(self, game: Any) -> Any:
         """The agent's decision for the seat to move of ``game``."""
@@ -284,12 +284,16 @@ class MCTSAgent(_Builtin):
         self.seed = seed
         self.evaluator = evaluator
 
-    def search(self, game: _core.Game) -> SearchResult:
-        """Search the position for the player to move and report the root statistics."""
+    def search(self, game: _core.Game, *, stop: Callable[[], bool] | None = None) -> SearchResult:
+        """Search the position for the player to move and report the root statistics.
+
+        ``stop``, a callable asked every 100 ms, ends the search early when it
+        returns true (a server's bot whose game is deleted): the result is the
+        search so far."""
         if not isinstance(game, _core.Game):
             raise TypeError("MCTSAgent searches in Rust and needs a dragoncastle.Game; "
                             "dragoncastle.reference.agents.MCTSAgent searches any game in Python")
-        best, (root, pv, iterations, seconds, nodes, policy) = self._decide(game)
+        best, (root, pv, iterations, seconds, nodes, policy) = self._decide(game, stop)
         return SearchResult(action=best, visits={a: n for a, n, _ in root}, values={a: v for a, _, v in root},
                             pv=list(pv), iterations=iterations, seconds=seconds, nodes=nodes, policy=policy)
 
@@ -362,11 +366,13 @@ class PlannerAgent(_Builtin):
         self._player = _core.Player("plan", {k: v for k, v in given.items() if v is not None or k in tuning})
         self.seed = seed
 
-    def plan(self, game: _core.Game) -> PlanResult:
-        """Plan the decision of the player to move and report what each action got."""
+    def plan(self, game: _core.Game, *, stop: Callable[[], bool] | None = None) -> PlanResult:
+        """Plan the decision of the player to move and report what each action got.
+
+        ``stop`` ends the planning early when it returns true, as :meth:`MCTSAgent.search`'s does."""
         if not isinstance(game, _core.Game):
             raise TypeError("PlannerAgent plans in Rust and needs a dragoncastle.Game")
-        best, (root, plan, playouts, determinizations, seconds) = self._decide(game)
+        best, (root, plan, playouts, determinizations, seconds) = self._decide(game, stop)
         return PlanResult(action=best, values={a: m for a, _, m, _ in root}, tried={a: t for a, t, _, _ in root},
                           best={a: b for a, _, _, b in root}, plan=list(plan), playouts=playouts,
                           determinizations=determinizations, seconds=seconds)

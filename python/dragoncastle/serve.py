@@ -42,6 +42,11 @@ from .serve_table import (ECHO, HUMAN, LOOPBACK, MAX_BOT_SECONDS, MAX_GAMES, Tab
                           _hint, _start_bots, _undo, new_table, record)
 from .serve_view import public
 
+#: The phases the rules help lists, in the order a turn meets them (the Spirit cards' own
+#: steps last); each with the engine's prompt.
+PHASES = ("ACTION", "COMPLETE", "PLACE", "SPIRITS", "SHRINE", "END_TURN", "DESTROY", "WIND", "WIND_TO",
+          "STRENGTH", "STRENGTH_TO", "SET", "CHANGE", "CUNNING")
+
 try:
     from starlette.applications import Starlette
     from starlette.requests import Request
@@ -211,10 +216,15 @@ def app(host: str | None = None) -> Starlette:
     if host:
         hosts.add(host)
 
-    # The form offers the cards by name: the engine's own lists, written into the page.
-    # Inside a <script>, a "<" could close it; JSON reads "\u003c" as the same character.
-    cards = json.dumps({"spirits": list(_core.SPIRITS), "dragons": list(_core.DRAGONS)}).replace("<", "\\u003c")
-    html = resources.files(__package__).joinpath("serve.html").read_text(encoding="utf-8").replace("__CARDS__", cards)
+    # The form offers the cards by name and the rules help lists the phases and the cards'
+    # effects: the engine's own words, written into the page. Inside a <script>, a "<"
+    # could close it; JSON reads "\u003c" as the same character.
+    words = json.dumps({
+        "spirits": list(zip(_core.SPIRITS, _core.SPIRIT_EFFECTS)),
+        "dragons": list(zip(_core.DRAGONS, _core.DRAGON_EFFECTS)),
+        "phases": [[p.name, p.prompt] for p in (getattr(_core.Phase, n) for n in PHASES)],
+    }).replace("<", "\\u003c")
+    html = resources.files(__package__).joinpath("serve.html").read_text(encoding="utf-8").replace("__WORDS__", words)
 
     def page(request: Request) -> Response:
         nonce = secrets.token_urlsafe(16)

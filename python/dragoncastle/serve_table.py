@@ -79,7 +79,7 @@ class Table:
     created: float = field(default_factory=time.monotonic)
     #: The last request that named this table (``time.monotonic()``).
     seen: float = field(default_factory=time.monotonic)
-    #: Set by ``DELETE``, expiry and the server's shutdown: the bots stop (after the decision in hand).
+    #: Set by ``DELETE``, expiry and the server's shutdown: a bot's search ends within 0.1 s, its move unplayed.
     stop: threading.Event = field(default_factory=threading.Event)
     #: A hint's search runs (one search at a time per table: a bot's or a hint's).
     hinting: bool = False
@@ -220,15 +220,16 @@ def _from_record(record: Any, sealer: Sealer | None) -> Any:
         raise TableError(422, f"record: {_clip(str(e))}") from None
 
 
-def _search_stats(agent: Any, game: Any) -> tuple[Any, Any]:
-    """A bot's move, and its search's top moves (for the page and the record)."""
+def _search_stats(agent: Any, game: Any, stop: threading.Event) -> tuple[Any, Any]:
+    """A bot's move, and its search's top moves (for the page and the record);
+    ``stop`` set ends a search or plan within 0.1 s."""
     if isinstance(agent, MCTSAgent):
-        r = agent.search(game)
+        r = agent.search(game, stop=stop.is_set)
         top = sorted(r.visits, key=lambda a: -r.visits[a])[:TOP]
         return r.action, {"iterations": r.iterations,
                           "top": [[a.id, r.visits[a], round(r.values[a], 4)] for a in top]}
     if isinstance(agent, PlannerAgent):
-        p = agent.plan(game)
+        p = agent.plan(game, stop=stop.is_set)
         top = sorted(p.values, key=lambda a: -p.values[a])[:TOP]
         return p.action, {"playouts": p.playouts, "top_plan": [[a.id, p.tried[a], round(p.values[a], 2)] for a in top]}
     return agent.act(game), None
@@ -243,7 +244,7 @@ def _play_bots(table: Table) -> None:
             if agent is None:
                 break
             # A bot searches a copy: the page keeps reading the game meanwhile.
-            action, stats = _search_stats(agent, table.game.clone())
+            action, stats = _search_stats(agent, table.game.clone(), table.stop)
             with table.lock:
                 if table.stop.is_set():  # deleted, expired or shut down while it searched
                     break

@@ -7,7 +7,13 @@ from __future__ import annotations
 from typing import Any
 
 from . import _core
+from .plots import rank_bands
 from .serve_table import HUMAN, Table, _authors
+
+#: The solo ranks as the end table lists them: (lowest score or None, highest or None, rank),
+#: read from the core's table (R-SOLO-5).
+RANKS = [(None if i == 0 else lo, None if i == len(b) - 1 else hi, name)
+         for b in [rank_bands(0, 60)] for i, (lo, hi, name) in enumerate(b)]
 
 
 def target(action: Any, seat: int) -> dict[str, Any] | None:
@@ -37,7 +43,13 @@ def public(table: Table) -> dict[str, Any]:
             "players": g.players,
             "to_move": seat,
             "phase": g.phase.name,
+            # What the phase asks, in the game's words: the page's status line.
+            "prompt": g.phase.prompt,
+            "who": [who(table, k) for k in range(g.players)],
+            "cards": cards(g),
             "turn": g.turn,
+            # The Countdown is over: this is the last round (R-END-1).
+            "last_round": g.end_triggered and not g.is_over,
             "over": g.is_over,
             # A bot's turn waits while a hint searches (one search at a time): it is thinking too.
             "practice": table.practice,
@@ -46,6 +58,7 @@ def public(table: Table) -> dict[str, Any]:
             "scores": g.scores(),
             "winners": g.winners() if g.is_over else [],
             "rank": g.rank() if g.is_over and g.players == 1 else None,
+            "ranks": RANKS if g.players == 1 else None,
             "legal": [{"id": a.id, "text": str(a), "target": target(a, seat)} for a in g.legal_actions()] if person else [],
             "history": [{"seat": s, "action": {"id": a.id, "text": str(a)}, "search": st}
                         for s, a, st in zip(table.authors, played, table.stats)],
@@ -56,11 +69,17 @@ def public(table: Table) -> dict[str, Any]:
     return state
 
 
+def cards(game: Any) -> list[dict[str, str]]:
+    """The cards in play with their effects in words (the engine's own text)."""
+    return ([{"kind": "Spirit", "name": n, "effect": _core.SPIRIT_EFFECTS[_core.SPIRITS.index(n)]} for n in game.spirits]
+            + [{"kind": "Dragon", "name": n, "effect": _core.DRAGON_EFFECTS[_core.DRAGONS.index(n)]} for n in game.dragons])
+
+
 def who(table: Table, seat: int) -> str:
-    """Who sits at ``seat``, in words: "You", "Player 2" (several people), "Bot greedy"."""
+    """Who sits at ``seat``, in words: "You", "Seat 2" (one of several people), "Bot greedy"."""
     if table.seats[seat] != HUMAN:
         return f"Bot {table.seats[seat]}"
-    return "You" if len(table.humans()) == 1 else f"Player {seat + 1}"
+    return "You" if len(table.humans()) == 1 else f"Seat {seat}"
 
 
 def top_in_words(stats: Any) -> list[str]:
@@ -75,8 +94,9 @@ def top_in_words(stats: Any) -> list[str]:
 
 def move_log(table: Table) -> list[dict[str, Any]]:
     """Every move of the game in words, in order: the seat, who sits there,
-    the move's text and, for a bot, its top moves (the solo Dragon's replies
-    included, in its name). The caller holds the table's lock."""
+    the move's text, where it points on the picture (:func:`target`) and, for
+    a bot, its top moves (the solo Dragon's replies included, in its name).
+    The caller holds the table's lock."""
     g, log, k = table.game, [], 0
     moves = sum(1 for d in g.history_by_dragon if not d)
     # A table made from a record knows its moves' seats from the game itself.
@@ -84,8 +104,9 @@ def move_log(table: Table) -> list[dict[str, Any]]:
     stats = table.stats if len(table.stats) == moves else [None] * moves
     for a, by_dragon in zip(g.history, g.history_by_dragon):
         if by_dragon:
-            log.append({"seat": 1, "who": "Dragon of Ingenuity", "text": str(a), "top": []})
+            log.append({"seat": 1, "who": "Dragon of Ingenuity", "text": str(a), "top": [], "target": target(a, 1)})
             continue
-        log.append({"seat": authors[k], "who": who(table, authors[k]), "text": str(a), "top": top_in_words(stats[k])})
+        log.append({"seat": authors[k], "who": who(table, authors[k]), "text": str(a),
+                    "top": top_in_words(stats[k]), "target": target(a, authors[k])})
         k += 1
     return log

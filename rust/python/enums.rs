@@ -108,6 +108,15 @@ impl PyPhase {
     fn name(&self) -> &'static str {
         CorePhase::ALL[*self as usize].name()
     }
+    /// What the phase asks of the player to move, in the game's words.
+    ///
+    /// >>> import dragoncastle as dc
+    /// >>> dc.Phase.DESTROY.prompt
+    /// 'Destruction: choose the castle tile to discard'
+    #[getter]
+    fn prompt(&self) -> &'static str {
+        CorePhase::ALL[*self as usize].prompt()
+    }
     /// Pickle and copy by name (results cross processes).
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<ByName<'py>> {
         by_name(slf.as_any(), slf.get().name())

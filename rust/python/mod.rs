@@ -80,6 +80,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("OBSERVATION_SHAPE", PyTuple::new(py, OBSERVATION_SHAPE)?)?;
     m.add("SPIRITS", SPIRITS.to_vec())?;
     m.add("DRAGONS", DRAGONS.to_vec())?;
+    m.add("SPIRIT_EFFECTS", crate::cards::SPIRIT_EFFECTS.to_vec())?;
+    m.add("DRAGON_EFFECTS", crate::cards::DRAGON_EFFECTS.to_vec())?;
     m.add("MAX_LEGAL_ACTIONS", crate::action::MAX_LEGAL)?;
     m.add_function(wrap_pyfunction!(greedy_action, m)?)?;
     m.add_function(wrap_pyfunction!(random_action, m)?)?;

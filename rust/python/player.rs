@@ -143,8 +143,15 @@ impl PyPlayer {
     /// drawing by the seed rule from ``seed`` (None: the game's). ``stats``
     /// is None, a search's ``(root, pv, iterations, seconds, nodes, policy)``
     /// or a plan's ``(root, plan, playouts, determinizations, seconds)``.
-    #[pyo3(signature = (game, seed = None))]
-    fn decide(slf: &Bound<'_, Self>, game: &Bound<'_, PyGame>, seed: Option<u64>) -> PyResult<(Py<PyAny>, Py<PyAny>)> {
+    /// ``stop``, a callable asked every 100 ms, ends a search or plan early
+    /// when it returns true: the decision is then the best found so far.
+    #[pyo3(signature = (game, seed = None, stop = None))]
+    fn decide(
+        slf: &Bound<'_, Self>,
+        game: &Bound<'_, PyGame>,
+        seed: Option<u64>,
+        stop: Option<Bound<'_, PyAny>>,
+    ) -> PyResult<(Py<PyAny>, Py<PyAny>)> {
         let py = slf.py();
         let (state, played, key, rng) = {
             let g = &game.borrow().g;
@@ -158,12 +165,21 @@ impl PyPlayer {
         }
         let watch = Watch::new();
         let (mut player, guide) = slf.borrow_mut().take_player(key, state.players(), &watch)?;
-        let stop = AtomicBool::new(false);
+        let halt = AtomicBool::new(false);
         let mut rng = rng;
-        let found = interruptible_watched(py, &stop, Some(&watch), || {
-            let out = player.decide(&state, &played, &mut rng, Some(&stop));
+        // The caller's stop, asked at each tick; its error is raised like Ctrl-C.
+        let asked = |_: Python<'_>| -> PyResult<()> {
+            if let Some(f) = &stop {
+                if f.call0()?.is_truthy()? {
+                    halt.store(true, std::sync::atomic::Ordering::Relaxed);
+                }
+            }
+            Ok(())
+        };
+        let found = interruptible_watched(py, &halt, Some(&watch), || {
+            let out = player.decide(&state, &played, &mut rng, Some(&halt));
             (out, player)
-        }, |_| Ok(()));
+        }, asked);
         let mut me = slf.borrow_mut();
         me.deciding = false;
         let (out, player) = found?;

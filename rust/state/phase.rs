@@ -122,6 +122,28 @@ impl Phase {
         }
     }
 
+    /// What the phase asks of the player to move, in the game's words: the
+    /// status line of a table ("Your turn: take a tile ...").
+    pub const fn prompt(self) -> &'static str {
+        match self {
+            Phase::Action => "take a tile from the top floor (to begin a pair, a tile and a Shrine, or a discard), or summon the Dragon",
+            Phase::Complete => "complete the action: take the second tile of the pair, take a Shrine, or discard the tile for 1 VP",
+            Phase::Place => "place the tile in hand on an empty cell or a face-down tile without a Shrine",
+            Phase::Shrine => "build a Shrine on a tile of a set just consolidated, or done",
+            Phase::GameOver => "the game is over",
+            Phase::Spirits => "activate a Spirit card, or done to consolidate",
+            Phase::Destroy => "Destruction: choose the castle tile to discard",
+            Phase::Wind => "Wind: turn a face-up tile face down, lift a Shrine you built, or done",
+            Phase::WindTo => "Wind: choose the face-down tile the Shrine goes to",
+            Phase::Strength => "Strength: choose a top tile to move, or done after one",
+            Phase::StrengthTo => "Strength: choose where the tile goes",
+            Phase::Set => "choose the group to consolidate",
+            Phase::Change => "Change: choose the Special tile and the type it counts as",
+            Phase::Cunning => "Cunning: consolidate the group of 3 that Change made",
+            Phase::EndTurn => "activate a Spirit card, or done to end the turn",
+        }
+    }
+
     /// A phase inside a Spirit's effect (or the two that only a Spirit opens).
     pub const fn is_spirit_phase(self) -> bool {
         !matches!(self, Phase::Action | Phase::Complete | Phase::Place | Phase::Shrine | Phase::GameOver)
