@@ -39,6 +39,26 @@ def test_cli_solo_prints_ranks(capsys):
     assert sum(1 for line in out.splitlines() if line.startswith("seed ") and ", rank " in line) == 3
 
 
+def test_cli_solo_says_what_it_does(capsys):
+    """Issue 47: a solo run says up front how long it takes at the agent's budget and
+    whether the same seed gives the same game; one game shows its progress by move
+    with the score so far (piped: a line every ten moves), and its decisions are the
+    arena's for that seed."""
+    from dragoncastle.cli import main
+
+    assert main(["solo", "--agent", "plan:playouts=200", "--seed", "5"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err.startswith("plan:playouts=200 is bounded by a count, not the clock: the same seed gives")
+    moves = [line for line in captured.err.splitlines() if line.startswith("move ")]
+    assert moves and moves[0].startswith("move 10: score ") and all(int(m.split()[1][:-1]) % 10 == 0 for m in moves)
+    arena = dc.arena(["plan:playouts=200"], 1, seed=5).games[0]["scores"][0]
+    assert f"seed 5: score {arena}, rank {dc.solo_rank(arena)}" in captured.out
+    assert main(["solo", "--agent", "plan:time=0.01", "--games", "2", "--threads", "2"]) == 0
+    note = capsys.readouterr().err.splitlines()[0]
+    assert note.startswith("plan:time=0.01 decides by the clock, up to 0.01 s a decision: a game of ")
+    assert "2 games, 2 at a time" in note and "not reproducible" in note and "(plan:playouts=N)" in note
+
+
 @pytest.mark.parametrize("argv", [
     ["arena", "--games", "0"],
     ["arena", "--games", "-3"],

@@ -211,3 +211,15 @@ def test_arena_on_ray_sends_the_weights_files_with_its_tasks(local_ray, tmp_path
     gone = [specs[0].replace(path, "/no/such/dir/net.dcnet"), "greedy"]
     games = _play_shard(gone, 0, 2, 2, 1, None, None, None, models={"/no/such/dir/net.dcnet": files[path]})
     assert [{k: v for k, v in g.items() if k != "seconds"} for g in games] == local.untimed_games()[:2]
+
+
+def test_cli_solo_on_ray_gives_the_local_scores(local_ray, capsys):
+    """`dragoncastle solo --ray` (issue 47): the games of a local run, as Ray tasks."""
+    def run(*extra):
+        assert main(["solo", "--agent", "plan:playouts=200", "--games", "4", "--seed", "11", *extra]) == 0
+        return [line for line in capsys.readouterr().out.splitlines() if line.startswith("seed ")]
+
+    local = run()
+    assert len(local) == 4 and run("--ray", "--shards", "2") == local
+    with pytest.raises(SystemExit, match="--shards"):
+        main(["solo", "--games", "4", "--shards", "2"])

@@ -680,6 +680,16 @@ class Player:
     @property
     def reads_hidden(self) -> bool:
         """Whether the agent reads what a player cannot see."""
+    @property
+    def clock(self) -> Optional[float]:
+        """Seconds by the clock each decision may take (``plan`` with no budget:
+        1), or None when a count of iterations or playouts bounds it alone:
+        then a seeded game is reproducible.
+
+        >>> import dragoncastle as dc
+        >>> [dc._core.Player.parse(s).clock for s in ("plan", "plan:playouts=9", "mcts:time=2", "greedy")]
+        [1.0, None, 2.0, None]
+        """
     def reset(self) -> None:
         """Forget the game (the kept tree, the planner's policy and plan)."""
     def decide(self, game: Game, seed: Optional[int] = None,

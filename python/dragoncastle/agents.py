@@ -58,6 +58,16 @@ class _Builtin:
         """Whether the agent reads the covered tiles (analysis only: runners with rivals or a person refuse it)."""
         return bool(self._player.reads_hidden)
 
+    @property
+    def clock(self) -> float | None:
+        """Seconds by the clock each decision may take, or None when only a count
+        (iterations, playouts) bounds it, so that a seeded game is reproducible.
+
+        >>> from_spec("plan").clock, from_spec("plan:playouts=20000").clock
+        (1.0, None)
+        """
+        return self._player.clock
+
     def reset(self) -> None:
         """Forget the game (a kept tree, the planner's policy); a new game does this by itself."""
         self._player.reset()

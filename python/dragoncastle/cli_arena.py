@@ -9,8 +9,8 @@ import sys
 from typing import Any, Sequence
 
 from .arena import ArenaResult
-from .cli_common import (SPEC_HELP, Command, add_card_args, cards_of, checked_output, need_matplotlib, positive,
-                         run_arena, save_plot, seed_arg, spec_arg)
+from .cli_common import (SPEC_HELP, Command, add_card_args, add_ray_args, cards_of, check_ray_args, checked_output,
+                         need_matplotlib, positive, run_arena, save_plot, seed_arg, spec_arg)
 
 
 def cmd_arena(args: argparse.Namespace) -> int:
@@ -25,8 +25,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
         raise SystemExit("--seats needs 1 to 4 agents")
     if "human" in args.seats:
         raise SystemExit("the arena plays built-in agents only (use 'dragoncastle play' to play)")
-    if args.shards is not None and args.ray is None:
-        raise SystemExit("--shards splits the games over Ray: add --ray (a local Ray) or --ray ADDRESS")
+    check_ray_args(args)
     if args.search_stats and not args.record:
         raise SystemExit("--search-stats goes into the record: add --record FILE.jsonl")
     if args.record:
@@ -150,12 +149,7 @@ def add_arena(command: Command) -> None:
     pa.add_argument("--seed", type=seed_arg, default=0, help="game k is dealt with seed + k")
     pa.add_argument("--threads", type=positive, default=None,
                     help="games played at once (default: every core; with --ray, per shard, default 1)")
-    pa.add_argument("--ray", nargs="?", const="local", default=None, metavar="ADDRESS",
-                    help="play the games as Ray tasks, one per shard: alone, on a local Ray started for the run; "
-                    "'auto' or an address (HOST:PORT, ray://HOST:10001) for a cluster. Results equal a local run's "
-                    "(default: no Ray, threads on this machine)")
-    pa.add_argument("--shards", type=positive, default=None,
-                    help="with --ray: contiguous game ranges, one Ray task each (default: 4 per free slot)")
+    add_ray_args(pa)
     pa.add_argument("--record", metavar="FILE.jsonl",
                     help="write one JSON line per game (Game.from_json replays it) (default: no record)")
     pa.add_argument("--search-stats", nargs="?", type=positive, const=5, default=0, metavar="K",

@@ -82,6 +82,21 @@ def progress_bar(total: int, show: bool, unit: str = "game") -> Any:
     return tqdm(total=total, unit=unit, disable=not show, file=sys.stderr, dynamic_ncols=True)
 
 
+def add_ray_args(parser: argparse.ArgumentParser) -> None:
+    """``--ray [ADDRESS]`` and ``--shards N``: the games of a run as Ray tasks (``arena``, ``solo``)."""
+    parser.add_argument("--ray", nargs="?", const="local", default=None, metavar="ADDRESS",
+                        help="play the games as Ray tasks, one per shard: alone, on a local Ray started for the run; "
+                        "'auto' or an address (HOST:PORT, ray://HOST:10001) for a cluster. Results equal a local run's "
+                        "(default: no Ray, threads on this machine)")
+    parser.add_argument("--shards", type=positive, default=None,
+                        help="with --ray: contiguous game ranges, one Ray task each (default: 4 per free slot)")
+
+
+def check_ray_args(args: argparse.Namespace) -> None:
+    if args.shards is not None and args.ray is None:
+        raise SystemExit("--shards splits the games over Ray: add --ray (a local Ray) or --ray ADDRESS")
+
+
 def run_arena(specs: Sequence[str], games: int, seed: int, threads: int | None, show: bool,
               cards: dict[str, Any] | None = None, ray: str | None = None, shards: int | None = None,
               search_stats: int = 0) -> ArenaResult:
@@ -96,7 +111,7 @@ def run_arena(specs: Sequence[str], games: int, seed: int, threads: int | None, 
             if ray is None:
                 raise
             # Ray missing, no cluster at the address, or shards that fit no node.
-            raise SystemExit(f"dragoncastle arena --ray: {e}") from None
+            raise SystemExit(f"--ray: {e}") from None
         bar.update(games - bar.n)
     return result
 

@@ -4,14 +4,17 @@ one at a time, a seat possibly a person at the terminal."""
 from __future__ import annotations
 
 import argparse
+import math
+import os
 import statistics
 import sys
+import time
 from typing import Any
 
 from . import _core
 from .agents import ORACLE, SOLO_DEFAULT, from_spec
-from .cli_common import (SPEC_HELP, Command, add_card_args, cards_of, need_matplotlib, positive, run_arena, save_plot,
-                         seed_arg, spec_arg)
+from .cli_common import (SPEC_HELP, Command, add_card_args, add_ray_args, cards_of, check_ray_args, need_matplotlib,
+                         positive, progress_bar, run_arena, save_plot, seed_arg, spec_arg)
 from .play import play
 
 
@@ -147,9 +150,60 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
+#: A solo game's decisions of the player (the Dragon's replies aside), for the estimate of a
+#: run's time: plan:playouts=2000 on seeds 100-109 made 84 to 102 (mean 93.5) in the base game,
+#: 87 to 124 with one Spirit and one Dragon; plan:time=0.05 made 70 on seed 7.
+SOLO_DECISIONS = (70, 110)
+
+
+def _minutes(seconds: float) -> str:
+    return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.0f} min" if seconds < 5400 else f"{seconds / 3600:.1f} h"
+
+
+def solo_note(agent: Any, games: int, threads: int | None, ray: str | None) -> str:
+    """What a solo run will take, and whether the same seed gives the same games, said before it starts.
+
+    >>> print(solo_note(from_spec("plan:playouts=20000"), 1, None, None))
+    plan:playouts=20000 is bounded by a count, not the clock: the same seed gives the same games.
+    """
+    clock = getattr(agent, "clock", None)
+    if clock is None:
+        return f"{agent.spec} is bounded by a count, not the clock: the same seed gives the same games."
+    lo, hi = (clock * n for n in SOLO_DECISIONS)
+    at_once = games if ray else min(games, threads or os.cpu_count() or 1)
+    kind = agent.spec.partition(":")[0]
+    count = "playouts" if kind == "plan" else "iterations"
+    run = f"a game of {SOLO_DECISIONS[0]} to {SOLO_DECISIONS[1]} decisions takes {_minutes(lo)} to {_minutes(hi)}"
+    if games > 1:
+        run += f"; {games} games, {at_once} at a time, about {_minutes(math.ceil(games / at_once) * (lo + hi) / 2)}"
+    return (f"{agent.spec} decides by the clock, up to {clock:g} s a decision: {run}. A clock budget is not "
+            f"reproducible: the same seed can play other moves on another run or machine; for a reproducible run, "
+            f"give a count instead ({kind}:{count}=N).")
+
+
+def play_solo(agent: Any, game: Any, show: bool) -> None:
+    """One solo game, with its progress by move and its score so far: a bar on a terminal
+    (or with --progress), else a line every ten decisions."""
+    moves, began = 0, time.monotonic()
+    with progress_bar(None, show, unit=" move") as bar:
+        def moved(g: Any, action: Any, seconds: float) -> None:
+            nonlocal moves
+            if g.history_by_dragon[-1:] == [True]:
+                return
+            moves += 1
+            bar.set_postfix(score=g.scores()[0], refresh=False)
+            bar.update(1)
+            if not show and moves % 10 == 0:
+                print(f"move {moves}: score {g.scores()[0]}, {time.monotonic() - began:.0f} s", file=sys.stderr,
+                      flush=True)
+
+        play(game, [agent], on_move=moved)
+
+
 def cmd_solo(args: argparse.Namespace) -> int:
     if args.plot:
         need_matplotlib()
+    check_ray_args(args)
     if args.agent == "human":
         if args.games != 1:
             raise SystemExit("a human plays one game at a time (--games 1)")
@@ -164,21 +218,26 @@ def cmd_solo(args: argparse.Namespace) -> int:
 
             save_plot(lambda path: plot_solo(game.scores(), path, title=f"your solo game, seed {args.seed}"), args.plot)
         return 0
-    result = run_arena([args.agent], args.games, args.seed, args.threads, sys.stderr.isatty() or args.progress, cards_of(args))
-    scores = [g["scores"][0] for g in result.games]
-    if args.games == 1:
-        g0 = result.games[0]
-        game = _core.Game(players=1, seed=args.seed, spirits=g0["spirits"], dragons=g0["dragons"])
-        for a in result.games[0]["actions"]:
-            game.apply(a)
+    agent, show = from_spec(args.agent), sys.stderr.isatty() or args.progress
+    print(solo_note(agent, args.games, args.threads, args.ray), file=sys.stderr, flush=True)
+    if args.games == 1 and args.ray is None:
+        # One game here, move by move: the decisions of the arena's game of this seed (one Player, one seed rule).
+        game = _core.Game(players=1, seed=args.seed, **cards_of(args))
+        play_solo(agent, game, show)
         print(game)
-    for g in result.games:
-        print(f"seed {g['seed']}: score {g['scores'][0]}, rank {_core.solo_rank(g['scores'][0])}")
+        scores, seconds = game.scores(), None
+        print(f"seed {args.seed}: score {scores[0]}, rank {game.rank()}")
+    else:
+        result = run_arena([args.agent], args.games, args.seed, args.threads, show, cards_of(args), ray=args.ray,
+                           shards=args.shards)
+        scores, seconds = [g["scores"][0] for g in result.games], result.seconds_per_move()[0]
+        for g in result.games:
+            print(f"seed {g['seed']}: score {g['scores'][0]}, rank {_core.solo_rank(g['scores'][0])}")
     if args.oracle:
         report_oracle(args, scores)
     if args.games > 1:
         print(f"{args.games} games: mean {statistics.mean(scores):.2f}, sd {statistics.stdev(scores):.2f}, "
-              f"min {min(scores)}, max {max(scores)}, {1000 * result.seconds_per_move()[0]:.2f} ms per move")
+              f"min {min(scores)}, max {max(scores)}, {1000 * seconds:.2f} ms per move")
         print("ranks:")
         # Ranks in the order of the core's table (lowest first).
         order = list(dict.fromkeys(_core.solo_rank(s) for s in range(max(max(scores), 60) + 1)))
@@ -199,7 +258,7 @@ def report_oracle(args: argparse.Namespace, scores: list[int]) -> None:
     print how far each game was from the best it found: an analysis, not a rival."""
     print(f"the oracle ({args.oracle_agent}) plays the same deals, seeing every hidden tile:", file=sys.stderr)
     found = run_arena([args.oracle_agent], len(scores), args.seed, args.threads, sys.stderr.isatty() or args.progress,
-                      cards_of(args))
+                      cards_of(args), ray=args.ray, shards=args.shards)
     for g, score in zip(found.games, scores):
         best = g["scores"][0]
         print(f"seed {g['seed']}: oracle {best} ({_core.solo_rank(best)}); this game {score}, {best - score:+d} to the oracle")
@@ -228,8 +287,11 @@ def add_solo(command: Command) -> None:
     ps.add_argument("--seed", type=seed_arg, default=7, help="game k is dealt with seed + k")
     ps.add_argument("--games", type=positive, default=1, help="games to play")
     ps.add_argument("--threads", type=positive, default=None, help="games played at once (default: every core)")
-    ps.add_argument("--progress", action="store_true", help="show the progress bar even when not on a terminal")
+    ps.add_argument("--progress", action="store_true",
+                    help="show the progress bar even when not on a terminal (else one game prints a line every ten "
+                         "moves)")
     ps.add_argument("--plot", metavar="FILE.png",
                     help="draw the score histogram over the rank bands (needs matplotlib) (default: no plot)")
+    add_ray_args(ps)
     add_card_args(ps)
     ps.set_defaults(func=cmd_solo)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Protocol, Sequence
+from typing import Any, Callable, Protocol, Sequence
 
 
 class Agent(Protocol):
@@ -27,13 +27,16 @@ class GameResult:
     game: Any = field(repr=False, default=None)
 
 
-def play(game: Any, agents: Sequence[Agent | str], *, max_decisions: int = 100_000) -> GameResult:
+def play(game: Any, agents: Sequence[Agent | str], *, max_decisions: int = 100_000,
+         on_move: Callable[[Any, Any, float], Any] | None = None) -> GameResult:
     """Play ``game`` to the end in place, seat ``i`` choosing with ``agents[i]``:
     an agent (anything with ``act``) or a built-in agent's spec text
     (``"greedy"``, ``"mcts:time=1"``). Built-in agents are checked against the
     table before the first move (a network made for solo games refuses rivals).
 
     Works with :class:`dragoncastle.Game` and with the reference engine's ``Game``.
+    ``on_move(game, action, seconds)``, if given, is called after each
+    decision is played (a progress line, a log).
 
     >>> import dragoncastle as dc
     >>> from dragoncastle.agents import RandomAgent
@@ -65,4 +68,6 @@ def play(game: Any, agents: Sequence[Agent | str], *, max_decisions: int = 100_0
         seconds.append(time.perf_counter() - start)
         game.apply(action)
         actions.append(action)
+        if on_move is not None:
+            on_move(game, action, seconds[-1])
     return GameResult(game.scores(), game.winners(), actions, seconds, game)

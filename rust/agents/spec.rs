@@ -272,6 +272,17 @@ impl AgentSpec {
         }
     }
 
+    /// The seconds by the clock each decision may take, as the agent runs
+    /// (a plan with no budget gets [`PLAN_SECONDS`]); `None` when only a count
+    /// of iterations or playouts bounds it (a decision is then reproducible).
+    pub fn clock(&self) -> Option<f64> {
+        match self {
+            AgentSpec::Mcts(m) => m.config.time_limit,
+            AgentSpec::Plan(c) => with_budget(*c).time_limit,
+            _ => None,
+        }
+    }
+
     /// The agent kind's name (`mcts`).
     pub fn kind(&self) -> &'static str {
         match self {

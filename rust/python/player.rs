@@ -132,6 +132,18 @@ impl PyPlayer {
         self.spec.reads_hidden()
     }
 
+    /// Seconds by the clock each decision may take (``plan`` with no budget:
+    /// 1), or None when a count of iterations or playouts bounds it alone:
+    /// then a seeded game is reproducible.
+    ///
+    /// >>> import dragoncastle as dc
+    /// >>> [dc._core.Player.parse(s).clock for s in ("plan", "plan:playouts=9", "mcts:time=2", "greedy")]
+    /// [1.0, None, 2.0, None]
+    #[getter]
+    fn clock(&self) -> Option<f64> {
+        self.spec.clock()
+    }
+
     /// Forget the game (the kept tree, the planner's policy and plan).
     fn reset(&mut self) {
         if let Some(p) = &mut self.player {
