@@ -136,6 +136,7 @@ mod tests {
             threads: 1,
             mode: if determinize { Mode::Mean } else { Mode::Oracle },
             warm: None,
+            pace: false,
         }
     }
 

@@ -68,6 +68,10 @@ pub struct Config {
     /// [`Mode::Follow`]: the shared policy goes on to the next decision
     /// instead of starting from zero; `None`: the mode's default (on).
     pub warm: Option<bool>,
+    /// [`Mode::Follow`]: a decision stops once its move is settled (see
+    /// [`Pace`]) and the budget it saved goes to later decisions whose plans
+    /// split, each up to twice its budget; the game's mean stays within it.
+    pub pace: bool,
 }
 
 impl Config {
@@ -94,6 +98,9 @@ impl Config {
         if self.mode != Mode::Follow && self.warm.is_some() {
             return Err(format!("warm applies to mode=follow only; got mode={}", self.mode.name()));
         }
+        if self.mode != Mode::Follow && self.pace {
+            return Err(format!("pace applies to mode=follow only; got mode={}", self.mode.name()));
+        }
         Ok(())
     }
 }
@@ -105,11 +112,67 @@ pub struct Memory<M> {
     pub policy: Option<Vec<f32>>,
     /// [`Mode::Oracle`]: the plan's moves after the one chosen.
     pub plan: Vec<M>,
+    /// [`Config::pace`]: the budget saved so far in the game (seconds, or
+    /// playouts without a clock); negative when spent ahead.
+    pub bank: f64,
 }
 
 impl<M> Default for Memory<M> {
     fn default() -> Self {
-        Memory { policy: None, plan: Vec::new() }
+        Memory { policy: None, plan: Vec::new(), bank: 0.0 }
+    }
+}
+
+/// A paced decision ([`Config::pace`]): its budget in one unit (seconds by
+/// the clock, else playouts), `nominal`, and how far it may go while its
+/// plans split, `longest` (at most twice `nominal`, within what the game
+/// saved so far).
+#[derive(Clone, Copy, Debug)]
+struct Pace {
+    /// The decision's budget as configured.
+    budget: f64,
+    nominal: f64,
+    longest: f64,
+    clock: bool,
+    started: Instant,
+}
+
+impl Pace {
+    fn new(cfg: &Config, bank: f64, started: Instant) -> Pace {
+        let clock = cfg.time_limit.is_some();
+        let budget = cfg.time_limit.unwrap_or(cfg.playouts.unwrap_or(1) as f64);
+        // A game that spent ahead pays it back (at most half a budget a decision).
+        let nominal = budget + bank.clamp(-budget / 2.0, 0.0);
+        Pace { budget, nominal, longest: nominal + bank.clamp(0.0, budget), clock, started }
+    }
+    /// The budget in the decision's unit after `playouts`.
+    fn used(&self, playouts: u64) -> f64 {
+        if self.clock { self.started.elapsed().as_secs_f64() } else { playouts as f64 }
+    }
+    /// The decision's budget: `longest`, with the count of a playout budget scaled alike.
+    fn limits<'a>(&self, cfg: &Config, stop: Option<&'a AtomicBool>) -> Budget<'a> {
+        let scale = |n: u64| (n as f64 * self.longest / self.nominal.max(1e-9)).ceil() as u64;
+        let seconds = self.clock.then_some(self.longest);
+        Budget::new(cfg.playouts.map(scale), seconds, self.started, stop)
+    }
+    /// Whether the move is settled after `used` of the budget and `plans`
+    /// plans: the first of most plans leads the runner-up by more plans than
+    /// the rest of the horizon would bring at the pace so far, so no more
+    /// plans can change it. The horizon is `nominal`, then, past it, `longest`.
+    fn settled<M>(&self, root: &[RootMove<M>], plans: u32, used: f64) -> bool {
+        let horizon = if used < self.nominal { self.nominal } else { self.longest };
+        if used >= horizon {
+            return true;
+        }
+        let (mut lead, mut second) = (0u32, 0u32);
+        for r in root {
+            if r.tried > lead {
+                (lead, second) = (r.tried, lead);
+            } else if r.tried > second {
+                second = r.tried;
+            }
+        }
+        used > 0.0 && f64::from(lead - second) > f64::from(plans) * (horizon - used) / used
     }
 }
 
@@ -201,7 +264,13 @@ pub fn decide<G: PlanGame>(root: &G, cfg: &Config, seed: u64, memory: &mut Memor
     }
     let deadline = cfg.time_limit.map(|t| started + Duration::from_secs_f64(t));
     match cfg.mode {
-        Mode::Follow => follow(root, &legal, cfg, seed, memory, Budget { count: cfg.playouts, deadline, stop }, &mut out),
+        Mode::Follow if cfg.pace => {
+            let pace = Pace::new(cfg, memory.bank, started);
+            let bank = memory.bank;
+            follow(root, &legal, cfg, seed, memory, pace.limits(cfg, stop), Some(&pace), &mut out);
+            memory.bank = bank + pace.budget - pace.used(out.playouts);
+        }
+        Mode::Follow => follow(root, &legal, cfg, seed, memory, Budget { count: cfg.playouts, deadline, stop }, None, &mut out),
         Mode::Oracle => oracle(root, &legal, cfg, seed, memory, Budget { count: cfg.playouts, deadline, stop }, &mut out),
         Mode::Mean => per_move(root, &legal, cfg, seed, memory, Budget { count: None, deadline, stop }, &mut out),
     }
@@ -314,14 +383,15 @@ fn oracle<G: PlanGame>(root: &G, legal: &[G::Move], cfg: &Config, seed: u64, mem
 /// then takes over whatever the scores say. The move chosen is the first of
 /// most plans (ties: their mean); with `warm` the policy goes on to the
 /// next decision. Its searches follow one another, so it runs on one thread.
-fn follow<G: PlanGame>(root: &G, legal: &[G::Move], cfg: &Config, seed: u64, memory: &mut Memory<G::Move>, budget: Budget, out: &mut Decision<G::Move>) {
+#[allow(clippy::too_many_arguments)]
+fn follow<G: PlanGame>(root: &G, legal: &[G::Move], cfg: &Config, seed: u64, memory: &mut Memory<G::Move>, budget: Budget, pace: Option<&Pace>, out: &mut Decision<G::Move>) {
     let mut planner: Planner<G> = Planner::new(cfg.nested);
     let warm = cfg.warm.unwrap_or(true);
     let mut policy = memory.policy.take().filter(|_| warm).unwrap_or_else(|| vec![0.0; G::NUM_CODES]);
     out.root = legal.iter().map(|&action| RootMove::untried(action)).collect();
     let (mut scratch, mut sum, mut plans) = (Vec::new(), 0.0, 0u32);
     for k in 0.. {
-        if k > 0 && budget.spent(planner.playouts) {
+        if k > 0 && (budget.spent(planner.playouts) || pace.is_some_and(|p| p.settled(&out.root, plans, p.used(planner.playouts)))) {
             break;
         }
         let mut rng = SplitMix64::stream(seed, DET + k);
@@ -339,7 +409,7 @@ fn follow<G: PlanGame>(root: &G, legal: &[G::Move], cfg: &Config, seed: u64, mem
     out.playouts = planner.playouts;
     let chosen = finish(out, legal, Mode::Follow);
     out.plan = vec![legal[chosen]];
-    *memory = Memory { policy: warm.then_some(policy), plan: Vec::new() };
+    *memory = Memory { policy: warm.then_some(policy), plan: Vec::new(), bank: memory.bank };
 }
 
 /// One thread's share of [`Mode::Mean`]: determinizations taken in turn

@@ -229,6 +229,7 @@ fn pimc_results_do_not_depend_on_the_thread_count() {
         threads,
         mode: Mode::Mean,
         warm: None,
+        pace: false,
     };
     let timeless = |threads| pimc::Decision { seconds: 0.0, ..pimc::decide(&a, &cfg(threads), 7, &mut Memory::default(), None) };
     let (one, three) = (timeless(1), timeless(3));
@@ -257,6 +258,7 @@ fn following_the_kept_plan_reaches_its_score() {
         threads: 1,
         mode: Mode::Oracle,
         warm: None,
+        pace: false,
     };
     let mut memory = Memory::default();
     let first = pimc::decide(&a, &cfg, 1, &mut memory, None);
@@ -278,6 +280,7 @@ fn follow_counts_every_plan_and_plays_a_whole_game_near_the_optimum() {
         threads: 1,
         mode: Mode::Follow,
         warm: Some(true),
+        pace: false,
     };
     for seed in [8, 9, 10] {
         let mut a = Assign::new(seed, true);
@@ -309,5 +312,41 @@ fn follow_counts_every_plan_and_plays_a_whole_game_near_the_optimum() {
         }
         let optimum = Assign::new(seed, true).optimum() as f64;
         assert!(a.score() > myopic && a.score() >= 0.95 * optimum, "{} (myopic {myopic}, optimum {optimum})", a.score());
+    }
+}
+
+#[test]
+fn a_paced_game_stops_settled_decisions_and_stays_within_its_budget() {
+    // With a playout budget, pace is reproducible: a decision whose plans
+    // agree stops early, one whose plans split may go on, never past twice
+    // the budget, and the game's mean stays within the budget.
+    let cfg = pimc::Config {
+        nested: Nested { level: 1, iterations: 20, ..Nested::default() },
+        playouts: Some(400),
+        time_limit: None,
+        threads: 1,
+        mode: Mode::Follow,
+        warm: Some(true),
+        pace: true,
+    };
+    assert!(pimc::Config { mode: Mode::Mean, warm: None, ..cfg }.check().is_err());
+    for seed in [8, 9, 10] {
+        let mut a = Assign::new(seed, true);
+        let (mut memory, mut spent, mut planned, mut shorter, mut longer) = (Memory::default(), 0u64, 0u64, 0, 0);
+        while !a.is_over() {
+            let d = pimc::decide(&a, &cfg, seed, &mut memory, None);
+            if !d.root.is_empty() {
+                assert!(d.playouts <= 2 * 400, "{}", d.playouts);
+                (spent, planned) = (spent + d.playouts, planned + 1);
+                shorter += usize::from(d.playouts < 400);
+                longer += usize::from(d.playouts > 400);
+            }
+            assert_eq!(memory.bank, 400.0 * planned as f64 - spent as f64);
+            a.play(d.best.unwrap());
+        }
+        // The last search may overrun its horizon by part of a search.
+        assert!(spent <= 400 * planned + 20, "{spent} playouts over {planned} decisions");
+        assert!(shorter > 0, "no decision settled early");
+        let _ = longer;
     }
 }
