@@ -285,7 +285,10 @@ def test_the_state_carries_a_move_log_in_words_and_the_end_table(client):
                 assert e["who"] == "Bot mcts:time=0.05"
         if len(seats) == 2:
             words = [t for e in log for t in e["top"]]
-            assert words and all("visits" in t and "win chance" in t for t in words)
+            # A forced move (not searched) says so; a searched one names its visits and win chance.
+            assert words and all(("visits" in t and "win chance" in t) or t.endswith(": the only legal move")
+                                 for t in words)
+            assert any("visits" in t for t in words)
         assert state["breakdown"] == [game.score_breakdown(p) for p in range(game.players)]
 
 
@@ -296,7 +299,7 @@ def test_the_state_speaks_the_game_s_words(client):
     carries the rank table of R-SOLO-5 (dc.solo_rank's bands)."""
     state = client.post("/api/games", json={"seats": ["human", "greedy"], "seed": 3,
                                             "spirits": ["wind"], "dragons": ["harmony"]}).json()
-    assert state["prompt"] == dc.Phase.ACTION.prompt and state["prompt"].startswith("take a tile")
+    assert state["prompt"] == dc.Phase.ACTION.prompt and state["prompt"].startswith("take a top-floor tile")
     assert state["who"] == ["You", "Bot greedy"] and state["ranks"] is None and state["last_round"] is False
     assert state["cards"] == [
         {"kind": "Spirit", "name": "wind", "effect": dc.SPIRIT_EFFECTS[dc.SPIRITS.index("wind")]},
@@ -325,3 +328,56 @@ def test_each_move_of_the_log_names_its_place_on_the_picture(client):
         else:
             assert entry["target"] is None, entry
     assert {e["target"]["where"] for e in state["log"] if e["target"]} == {"castle", "realm"}
+
+
+def test_undo_is_offered_exactly_where_it_is_taken(client):
+    """`can_undo` is undo's own check (R-ACT-1: a take may uncover a castle tile, and
+    undo never crosses that reveal off a practice table): where it is false undo
+    answers 409 and changes nothing; where it is true undo would be taken."""
+    state = client.post("/api/games", json={"seats": ["human", "greedy"], "seed": 13}).json()
+    assert state["can_undo"] is False  # nothing to take back yet
+    seen = set()
+    for _ in range(40):
+        state = wait(client, state["id"])
+        if state["over"]:
+            break
+        seen.add(state["can_undo"])
+        if not state["can_undo"]:
+            r = client.post(f"/api/games/{state['id']}/undo")
+            assert r.status_code == 409 and client.get(f"/api/games/{state['id']}").json()["history"] == state["history"]
+        state = client.post(f"/api/games/{state['id']}/actions", json={"action": state["legal"][0]["id"]}).json()
+    assert seen == {True, False}
+    practice = client.post("/api/games", json={"seats": ["human", "greedy"], "seed": 13, "practice": True}).json()
+    practice = client.post(f"/api/games/{practice['id']}/actions", json={"action": practice["legal"][0]["id"]}).json()
+    assert wait(client, practice["id"])["can_undo"] is True
+
+
+def test_the_end_names_the_move_that_ran_the_countdown_out(client):
+    """R-END-1: the N-th Countdown token taken triggers the end; `trigger` is that
+    Summon's index in the log (null before)."""
+    for seats in (["human", "greedy"], ["human"]):
+        state = client.post("/api/games", json={"seats": seats, "seed": 17}).json()
+        assert state["trigger"] is None
+        state = play_person(client, state)
+        t = state["trigger"]
+        assert state["log"][t]["text"] == "summon"
+        assert sum(1 for e in state["log"][:t + 1] if e["text"] == "summon") >= len(seats) if len(seats) > 1 else True
+        game = dc.Game.from_json(client.get(f"/api/games/{state['id']}/record").text)
+        replay = game.clone()
+        while replay.history:
+            replay.undo()
+        for a, by_dragon in zip(game.history[:t], game.history_by_dragon[:t]):
+            if not by_dragon:
+                replay.apply(a)
+        assert not replay.end_triggered or len(seats) == 1
+
+
+def test_requests_are_answered_in_the_table_s_words(client):
+    assert client.post("/api/games", json={"seats": ["human", " greedy"]}).json()["who"] == ["You", "Bot greedy"]
+    r = client.post("/api/games", json={"seats": ["human", "mcts:time=1,determinize=false"]})
+    assert r.status_code == 422 and "seat 1 reads the covered tiles" in r.json()["error"]
+    gid = client.post("/api/games", json={"seats": ["human", "greedy"], "seed": 1}).json()["id"]
+    r = client.post(f"/api/games/{gid}/actions", json={"action": 10**20})
+    assert r.status_code == 422 and r.json()["error"] == f"not an action: an action id is 0 to {dc.NUM_ACTIONS - 1}"
+    hint = client.post(f"/api/games/{gid}/hint", json={"time": 0.05}).json()
+    assert len(hint["words"]) == len(hint["top"]) and all("win chance" in w for w in hint["words"])

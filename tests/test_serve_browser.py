@@ -203,7 +203,7 @@ def check_end(browser, engine, who: list[str]) -> None:
     rows = browser.execute_script(
         "return [...document.querySelectorAll('#end table tr')].map(tr => [...tr.cells].map(c => c.textContent))")
     head, rows = rows[0], rows[1:]
-    assert head[1:4] == ["Sets and discards", "Shrines", "Countdown"] and head[-1] == "Total"
+    assert head[1:4] == ["Sets and discards", "Shrines", "Summons (Countdown)"] and head[-1] == "Total"
     for seat, row in enumerate(rows):
         b = engine.score_breakdown(seat)
         star = " \u2605" if engine.players > 1 and seat in engine.winners() else ""
@@ -320,7 +320,8 @@ def test_a_whole_game_at_a_phone_s_width(browser, server):
     browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                             {"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": True})
     try:
-        start(browser, server, ["human", "greedy"], 21, spirits=["wind"], dragons=["fortitude"])
+        # Two Dragon cards: the widest end table of two seats.
+        start(browser, server, ["human", "greedy"], 21, spirits=["wind"], dragons=["fortitude", "harmony"])
         no_sideways_scroll(browser)
         board = browser.execute_script("return document.querySelector('#board svg').getBoundingClientRect().width")
         assert board > 340, board
@@ -357,7 +358,18 @@ def test_a_whole_game_at_a_phone_s_width(browser, server):
         engine = dc.Game.from_json(saved_game(browser))
         check_log(browser, engine, ["You", "Bot greedy"])
         check_end(browser, engine, ["You", "Bot greedy"])
+        assert "ran the Countdown out" in browser.find_element(By.ID, "end").text  # why it ended (R-END-1)
         shot(browser, "serve-phone-end")
+        # The narrowest phone: the end table scrolls in its box, the page never sideways, the dialog on screen.
+        browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                {"width": 360, "height": 740, "deviceScaleFactor": 2, "mobile": True})
+        no_sideways_scroll(browser)
+        new_game_dialog(browser)
+        left, right = browser.execute_script(
+            "const r = document.getElementById('newgame').getBoundingClientRect(); return [r.left, r.right]")
+        assert 0 <= left and right <= 360, (left, right)
+        no_sideways_scroll(browser)
+        browser.find_element(By.ID, "cancelnew").click()
     finally:
         browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
     assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
@@ -404,3 +416,31 @@ def test_a_file_that_is_not_a_save_is_refused_in_words(browser, server, tmp_path
         assert browser.find_element(By.ID, "newerror").text.startswith(f"{name} is not a game saved by this table")
         assert state(browser)["id"] == playing
         browser.find_element(By.ID, "cancelnew").click()
+
+
+def test_a_saved_game_continues_with_its_own_seats(browser, server, tmp_path):
+    """Loading a save fills the form with the seats it was played with (meta.agents)
+    and waits for Start, which says it drops the game in play."""
+    start(browser, server, ["human", "random"], 6)
+    rng, checks = random.Random(6), {"dead": 5, "cancelled": True, "chosen": 0, "board": 0}
+    for _ in range(6):
+        WebDriverWait(browser, 30).until(lambda d: d.execute_script("return game.over || game.legal.length > 0"))
+        click_a_move(browser, rng, checks)
+    WebDriverWait(browser, 30).until(lambda d: d.execute_script("return game.legal.length > 0"))
+    before = state(browser)
+    path = tmp_path / "saved.jsonl"
+    path.write_text(saved_game(browser))
+    new_game_dialog(browser)
+    box = browser.find_element(By.ID, "seat1")
+    box.clear()
+    box.send_keys("greedy")
+    browser.find_element(By.ID, "load").send_keys(str(path))
+    WebDriverWait(browser, 5).until(lambda d: d.find_element(By.ID, "loaded").is_displayed())
+    assert browser.find_element(By.ID, "seat1").get_attribute("value") == "random"
+    assert browser.find_element(By.ID, "start").text == "Drop the game in play and continue the saved game"
+    assert state(browser)["id"] == before["id"]  # nothing happens before Start
+    browser.find_element(By.ID, "start").click()
+    WebDriverWait(browser, 20).until(lambda d: d.execute_script("return game.id") != before["id"])
+    after = state(browser)
+    assert after["seats"] == ["human", "random"] and after["history"][:len(before["history"])] == [
+        {**h, "search": None} for h in before["history"]]

@@ -178,7 +178,7 @@ def new_table(body: Any, sealer: Sealer | None = None) -> Table:
         raise TableError(422, f"the record has {game.players} players and seats names {len(seats)}")
     try:
         # A person plays here: the one check refuses an agent that reads the covered tiles.
-        _core.check_agents([a for a in agents if a is not None], game.players, True)
+        _core.check_agents(agents, game.players, True)  # a person's seat (None) reads nothing
     except ValueError as e:
         raise TableError(422, _clip(str(e))) from None
     authors, revealed = _authors(game)
@@ -346,6 +346,8 @@ def _apply(table: Table, body: Any) -> None:
         _person_moves(table)
         g = table.game
         seat = g.current_player
+        if isinstance(action, int) and not 0 <= action < _core.NUM_ACTIONS:
+            raise TableError(422, f"not an action: an action id is 0 to {_core.NUM_ACTIONS - 1}")
         try:
             chosen = _core.Action.from_id(action) if isinstance(action, int) else _core.Action.parse(action)
         except (ValueError, OverflowError) as e:
@@ -359,18 +361,29 @@ def _apply(table: Table, body: Any) -> None:
         table.revealed.append(_covered(g) < covered)
 
 
+def undo_refusal(table: Table) -> tuple[int, str] | None:
+    """Why undo is refused now (a status and a message), or None: the one check of
+    :func:`_undo` and of the state's ``can_undo``. The caller holds the table's lock."""
+    if table.thinking:
+        return 409, "a bot is thinking: undo when it has moved"
+    people = table.humans()
+    if not any(s in people for s in table.authors):
+        return 409, "there is no decision of a person to take back"
+    last = max(k for k, s in enumerate(table.authors) if s in people)
+    if not table.practice and any(table.revealed[last:]):
+        return 409, ("undo would take back a move that uncovered a castle tile: what lay under it is known now "
+                     "(a practice table allows it: the New-game dialog's practice box, \"practice\": true)")
+    return None
+
+
 def _undo(table: Table) -> None:
     """Take back the person's last decision and the bots' replies after it."""
     with table.lock:
-        if table.thinking:
-            raise TableError(409, "a bot is thinking: undo when it has moved")
+        refused = undo_refusal(table)
+        if refused:
+            raise TableError(*refused)
         people = table.humans()
-        if not any(s in people for s in table.authors):
-            raise TableError(409, "there is no decision of a person to take back")
         last = max(k for k, s in enumerate(table.authors) if s in people)
-        if not table.practice and any(table.revealed[last:]):
-            raise TableError(409, "undo would take back a move that uncovered a castle tile: what lay under it "
-                                  "is known now (a table started with \"practice\": true allows it)")
         g = table.game
         while len(table.authors) > last:
             table.authors.pop()
@@ -378,6 +391,29 @@ def _undo(table: Table) -> None:
             table.revealed.pop()
             g.undo()  # the Dragon of Ingenuity's solo replies go with it
         table.error = None
+
+
+def top_in_words(stats: Any, players: int) -> list[str]:
+    """A bot's (or a hint's) top moves in words, as its search or plan saw them; a
+    forced move (the only legal one, not searched) says so.
+
+    >>> top_in_words({"top": [[1, 300, 0.62], [2, 100, 0.4]]}, 2)
+    ['take 0,1: 300 visits (75%), win chance 0.62', 'take 0,2: 100 visits (25%), win chance 0.40']
+    >>> top_in_words({"top": [[1, 0, 0.0]]}, 1)
+    ['take 0,1: the only legal move']
+    """
+    if not stats:
+        return []
+    if "top" in stats:
+        total = sum(v for _, v, _ in stats["top"])
+        if total == 0:
+            return [f"{_core.Action(i)}: the only legal move" for i, _, _ in stats["top"][:1]]
+        value = "win chance" if players > 1 else "value"
+        return [f"{_core.Action(i)}: {v} visits ({100 * v / total:.0f}%), {value} {q:.2f}" for i, v, q in stats["top"]]
+    plans = stats.get("top_plan", [])
+    if sum(n for _, n, _ in plans) == 0:
+        return [f"{_core.Action(i)}: the only legal move" for i, _, _ in plans[:1]]
+    return [f"{_core.Action(i)}: first move of {n} plans, mean score {m:g}" for i, n, m in plans]
 
 
 def _hint(table: Table, body: Any) -> dict[str, Any]:
@@ -396,8 +432,10 @@ def _hint(table: Table, body: Any) -> dict[str, Any]:
         table.hinting = False
         _start_bots(table)  # a person moved while the hint searched: the bots' turn waited for it
     top = sorted(r.visits, key=lambda a: -r.visits[a])[:TOP]
+    stats = {"top": [[a.id, r.visits[a], round(r.values[a], 4)] for a in top]}
     return {"action": {"id": r.action.id, "text": str(r.action)}, "iterations": r.iterations,
-            "top": [{"id": a.id, "text": str(a), "visits": r.visits[a], "value": round(r.values[a], 4)} for a in top]}
+            "top": [{"id": a.id, "text": str(a), "visits": r.visits[a], "value": round(r.values[a], 4)} for a in top],
+            "words": top_in_words(stats, position.players)}
 
 
 def record(table: Table, sealer: Sealer) -> str:

@@ -8,7 +8,7 @@ from typing import Any
 
 from . import _core
 from .plots import rank_bands
-from .serve_table import HUMAN, Table, _authors
+from .serve_table import Table, _authors, top_in_words, undo_refusal
 
 #: The solo ranks as the end table lists them: (lowest score or None, highest or None, rank),
 #: read from the core's table (R-SOLO-5).
@@ -53,6 +53,8 @@ def public(table: Table) -> dict[str, Any]:
             "over": g.is_over,
             # A bot's turn waits while a hint searches (one search at a time): it is thinking too.
             "practice": table.practice,
+            # Undo is offered only where it would be taken (the one check of undo itself).
+            "can_undo": person and undo_refusal(table) is None,
             "thinking": table.thinking or table.hinting and not g.is_over and table.agents[seat] is not None,
             "error": table.error,
             "scores": g.scores(),
@@ -64,6 +66,8 @@ def public(table: Table) -> dict[str, Any]:
                         for s, a, st in zip(table.authors, played, table.stats)],
             "log": move_log(table),
             "breakdown": [g.score_breakdown(p) for p in range(g.players)] if g.is_over else None,
+            # The log entry whose Summon ran the Countdown out (R-END-1), once it has.
+            "trigger": trigger(g),
             "svg": g._repr_svg_(),
         }
     return state
@@ -77,19 +81,29 @@ def cards(game: Any) -> list[dict[str, str]]:
 
 def who(table: Table, seat: int) -> str:
     """Who sits at ``seat``, in words: "You", "Seat 2" (one of several people), "Bot greedy"."""
-    if table.seats[seat] != HUMAN:
-        return f"Bot {table.seats[seat]}"
+    agent = table.agents[seat]
+    if agent is not None:
+        return f"Bot {getattr(agent, 'spec', agent)}"
     return "You" if len(table.humans()) == 1 else f"Seat {seat}"
 
 
-def top_in_words(stats: Any) -> list[str]:
-    """A bot's top moves in words, as its search or plan saw them."""
-    if not stats:
-        return []
-    if "top" in stats:
-        total = sum(v for _, v, _ in stats["top"]) or 1
-        return [f"{_core.Action(i)}: {v} visits ({100 * v / total:.0f}%), win chance {q:.2f}" for i, v, q in stats["top"]]
-    return [f"{_core.Action(i)}: first move of {n} plans, mean score {m:g}" for i, n, m in stats.get("top_plan", [])]
+def trigger(game: Any) -> int | None:
+    """The index in ``game.history`` of the move that triggered the end (R-END-1:
+    the Countdown token that ran the Countdown out), or None before it: the
+    engine's ``end_triggered``, watched over a replay of the game."""
+    if not game.end_triggered:
+        return None
+    g = game.clone()
+    while g.history:
+        g.undo()
+    played = [a for a, by_dragon in zip(game.history, game.history_by_dragon) if not by_dragon]
+    for a in played:
+        before = len(g.history)
+        g.apply(a)  # in solo, the Dragon of Ingenuity's reply comes with it
+        if g.end_triggered:
+            new = list(zip(range(before, len(g.history)), g.history[before:]))
+            return next((i for i, m in reversed(new) if m.kind == _core.ActionKind.SUMMON), new[0][0])
+    return None
 
 
 def move_log(table: Table) -> list[dict[str, Any]]:
@@ -107,6 +121,6 @@ def move_log(table: Table) -> list[dict[str, Any]]:
             log.append({"seat": 1, "who": "Dragon of Ingenuity", "text": str(a), "top": [], "target": target(a, 1)})
             continue
         log.append({"seat": authors[k], "who": who(table, authors[k]), "text": str(a),
-                    "top": top_in_words(stats[k]), "target": target(a, authors[k])})
+                    "top": top_in_words(stats[k], g.players), "target": target(a, authors[k])})
         k += 1
     return log

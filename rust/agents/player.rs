@@ -153,7 +153,7 @@ pub fn check_table(reads_hidden: &[bool], players: usize, person: bool) -> Resul
     let table = if players > 1 || person { Table::Fair } else { Table::Analysis };
     match reads_hidden.iter().position(|&r| r) {
         Some(i) if table == Table::Fair => Err(Error::Setup(format!(
-            "agent {i} reads the covered tiles (plan:mode=oracle, mcts:determinize=false): it is for analysis only, not for a table with rivals or a person"
+            "the agent in seat {i} reads the covered tiles (plan:mode=oracle, mcts:determinize=false): it is for analysis only, not for a table with rivals or a person"
         ))),
         _ => Ok(()),
     }

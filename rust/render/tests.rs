@@ -108,3 +108,11 @@ fn shrines_are_drawn_on_their_cells() {
     });
     assert!(seen);
 }
+
+#[test]
+fn every_phase_prompt_fits_the_header() {
+    // The picture is at least 660 wide; its 12 px header line holds about 120 characters.
+    for p in crate::state::Phase::ALL {
+        assert!(p.prompt().chars().count() <= 120, "{}: {}", p.name(), p.prompt());
+    }
+}

@@ -126,8 +126,8 @@ impl Phase {
     /// status line of a table ("Your turn: take a tile ...").
     pub const fn prompt(self) -> &'static str {
         match self {
-            Phase::Action => "take a tile from the top floor (to begin a pair, a tile and a Shrine, or a discard), or summon the Dragon",
-            Phase::Complete => "complete the action: take the second tile of the pair, take a Shrine, or discard the tile for 1 VP",
+            Phase::Action => "take a top-floor tile (to begin a pair, a tile and Shrine, or a discard), or summon once the castle is one floor high",
+            Phase::Complete => "complete the action: take the identical tile (a pair), take a Shrine, or discard the tile in hand for 1 VP",
             Phase::Place => "place the tile in hand on an empty cell or a face-down tile without a Shrine",
             Phase::Shrine => "build a Shrine on a tile of a set just consolidated, or done",
             Phase::GameOver => "the game is over",
