@@ -106,7 +106,7 @@ pub fn svg_with(s: &State, last: Option<&LastMove>) -> String {
     let cards_top = panels_top + panel_h + 12;
     let cards_h = if cards == 0 { 0 } else { 18 + cards.div_ceil(per_row) * 30 };
     let legend_top = cards_top + cards_h;
-    let height = legend_top + 76;
+    let height = legend_top + 92;
 
     let mut o = String::with_capacity(16 * 1024);
     let _ = write!(
@@ -216,8 +216,22 @@ fn shrine_icon(o: &mut String, x: usize, y: usize, fill: &str) {
     );
 }
 
+/// The numbers that move texts use ("take 2,5", "place 3,1") beside a grid
+/// whose cell `(r, c)` is drawn at `(left + c * pitch, top + r * pitch)`, `size`
+/// wide: column numbers at `col_y`, row numbers right of the grid.
+fn coordinates(o: &mut String, (left, top): (usize, usize), pitch: usize, size: usize, (rows, cols): (usize, usize), col_y: usize) {
+    for c in 0..cols {
+        let _ = write!(o, r##"<text x="{}" y="{col_y}" font-size="8" fill="#888" text-anchor="middle">{c}</text>"##, left + c * pitch + size / 2);
+    }
+    for r in 0..rows {
+        let _ = write!(o, r##"<text x="{}" y="{}" font-size="8" fill="#888">{r}</text>"##, left + (cols - 1) * pitch + size + 3, top + r * pitch + size / 2 + 3);
+    }
+    o.push('\n');
+}
+
 fn castle(o: &mut String, s: &State, before: Option<&State>, top: usize) {
     let c = s.castle();
+    coordinates(o, (PAD, top), CELL, TILE, (c.rows(), c.cols()), top - 3);
     for r in 0..c.rows() {
         for col in 0..c.cols() {
             let sp = Space::of(r, col).index();
@@ -339,6 +353,7 @@ fn legend(o: &mut String, top: usize) {
         r#"<text x="{PAD}" y="{}" fill="{MARK}">(a white dashed square: turned face down).</text>"#,
         top + 66
     );
+    let _ = writeln!(o, r#"<text x="{PAD}" y="{}">Grey numbers: the rows and columns that moves name ("take 2,5" is row 2, column 5).</text>"#, top + 82);
 }
 
 #[cfg(test)]

@@ -37,6 +37,7 @@ pub(super) fn panel(o: &mut String, s: &State, last: Option<&LastMove>, seat: us
         let _ = write!(o, r#"<g data-seat="{seat}" data-cell="{row},{col}">"#);
         realm_cell(o, &p.realm, realm_before, placing, cell, x + 8 + col * RCELL, y + 44 + row * RCELL);
     }
+    coordinates(o, (x + 8, y + 44), RCELL, RCELL - 2, (SIDE, SIDE), y + 44 + SIDE * RCELL + 7);
     let ty = y + 44 + SIDE * RCELL + 16;
     let _ = write!(o, r#"<text x="{}" y="{ty}">VP tokens {} · Countdown {}</text>"#, x + 8, p.vp, p.countdown);
     let _ = write!(o, r#"<text x="{}" y="{}">Shrine Pool {}</text>"#, x + 8, ty + 17, p.shrine_pool);

@@ -116,3 +116,17 @@ fn every_phase_prompt_fits_the_header() {
         assert!(p.prompt().chars().count() <= 120, "{}: {}", p.name(), p.prompt());
     }
 }
+
+#[test]
+fn the_grids_carry_the_numbers_that_moves_name() {
+    // "take r,c" and "place r,c": every castle row and column, and a Realm's 0 to 3, are numbered.
+    let g = Game::from_setup(&Setup::new(2, 3)).unwrap();
+    let svg = game_svg(&g);
+    let c = g.state().castle();
+    for col in 0..c.cols() {
+        assert!(svg.contains(&format!(r#"text-anchor="middle">{col}</text>"#)), "column {col}");
+    }
+    let rows = svg.matches(r##"<text x="##).count();
+    assert!(rows > c.rows() + 2 * 4, "{rows}");
+    assert!(svg.contains("Grey numbers: the rows and columns that moves name"));
+}
