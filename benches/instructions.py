@@ -13,6 +13,14 @@ dealing of every game are.
     python3 benches/instructions.py --search     # the search: 1 Spirit + 1 Dragon against none
     python3 benches/instructions.py --players 2 --games 200 --spirit all   # each Spirit alone
 
+With ``--plan`` it counts the solo planner's work from the opening of deals 1
+to ``--deals``: ``--playouts`` playouts of the ``plan`` spec's level-2
+searches on determinizations, instructions per playout move under callgrind
+(minus a run that only builds the position), and the playouts per second of
+the same work run natively (one thread; that figure follows the machine's load).
+
+    python3 benches/instructions.py --plan --deals 4 --playouts 9000
+
 With ``--search`` it counts, instead, the instructions of one search of
 2,000 iterations (the default ``mcts`` agent, one thread, in the same Rust
 program) from the opening and after 60 seeded random decisions of deals 1 to
@@ -97,6 +105,34 @@ def search_ratios(binary: str, iterations: int, deals: int) -> None:
               f"({min(ratios):.2f}-{max(ratios):.2f})")
 
 
+def plan_run(binary: str, seed: int, playouts: int, callgrind: bool) -> tuple[int, int, int, float]:
+    """(instructions or 0, playouts, moves, seconds) of the planner's work from deal ``seed``'s opening."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out_file = os.path.join(tmp, "callgrind.out")
+        grind = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out_file}"] if callgrind else []
+        run = subprocess.run([*grind, binary, "plan", str(seed), str(playouts)], check=True, capture_output=True,
+                             text=True)
+        p, m, t = re.search(r"playouts (\d+) moves (\d+) seconds ([\d.]+)", run.stdout).groups()
+        total = int(re.search(r"^(?:summary|totals): (\d+)", Path(out_file).read_text(), re.M).group(1)) if callgrind else 0
+        return total, int(p), int(m), float(t)
+
+
+def plan_speed(binary: str, playouts: int, deals: int) -> None:
+    """The solo planner from the opening (issue 47): instructions per playout move (callgrind, stable)
+    and playouts per second (the clock, one thread; it follows the machine's load)."""
+    print(f"the solo planner from the opening of deals 1-{deals}: {playouts} playouts of level-2 searches each")
+    grind, moves, clock_p, clock_t = 0, 0, 0, 0.0
+    for seed in range(1, deals + 1):
+        base = plan_run(binary, seed, 0, True)[0]
+        total, _, m, _ = plan_run(binary, seed, playouts, True)
+        _, p, _, t = plan_run(binary, seed, playouts, False)
+        grind, moves, clock_p, clock_t = grind + total - base, moves + m, clock_p + p, clock_t + t
+        print(f"  deal {seed}: {(total - base) / m:7.1f} instructions per playout move, {m / playouts:5.1f} moves per "
+              f"playout, {p / t:8.0f} playouts/s")
+    print(f"all: {grind / moves:.1f} instructions per playout move, {grind / (deals * playouts):,.0f} per playout, "
+          f"{clock_p / clock_t:,.0f} playouts/s")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--players", type=int, nargs="*", default=[2, 3, 4])
@@ -106,8 +142,13 @@ def main() -> int:
     ap.add_argument("--iterations", type=int, default=2000)
     ap.add_argument("--deals", type=int, default=8)
     ap.add_argument("--spirit", help="one Spirit by name, with the first Dragon card, or 'all' for each in turn")
+    ap.add_argument("--plan", action="store_true", help="the solo planner from the opening instead (see above)")
+    ap.add_argument("--playouts", type=int, default=9000, help="with --plan: playouts per deal")
     args = ap.parse_args()
     binary = build()
+    if args.plan:
+        plan_speed(binary, args.playouts, args.deals)
+        return 0
     if args.search:
         search_ratios(binary, args.iterations, args.deals)
         return 0

@@ -41,10 +41,35 @@ fn search(args: &[String]) {
     }
 }
 
+/// `plan SEED PLAYOUTS`: the solo planner's work from the opening of deal
+/// `SEED`: nested searches of the `plan` spec's shape (level 2, 30
+/// iterations, one thread) on determinizations, one after another, until
+/// `PLAYOUTS` playouts; prints the playouts, the moves they played and the
+/// seconds. 0 playouts builds the position only, so the script can subtract.
+fn plan(args: &[String]) {
+    use _core::plan::{Budget, Planner, PlanGame};
+    use _core::rng::SplitMix64;
+    let arg = |i: usize| args.get(i).and_then(|v| v.parse::<u64>().ok()).unwrap_or(0);
+    let (seed, playouts) = (arg(0), arg(1));
+    let Ok(mut root) = Setup::new(1, seed).state() else { return };
+    root.never_activate(); // the planner plans without Spirits (`eval/plan.rs`)
+    let mut planner: Planner<_core::State> = Planner::new(_core::agents::spec::PLAN_DEFAULT.nested);
+    let (mut rng, started) = (SplitMix64::new(seed), std::time::Instant::now());
+    let budget = Budget { count: Some(playouts), ..Budget::default() };
+    while planner.playouts < playouts {
+        let det = <_core::State as PlanGame>::determinize(&root, &mut rng);
+        planner.search(&det, &mut rng, &budget, None);
+    }
+    println!("playouts {} moves {} seconds {:.6}", planner.playouts, planner.played, started.elapsed().as_secs_f64());
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
     if args.first().map(String::as_str) == Some("search") {
         return search(&args[1..]);
+    }
+    if args.first().map(String::as_str) == Some("plan") {
+        return plan(&args[1..]);
     }
     let arg = |i: usize, default: u64| args.get(i).and_then(|v| v.parse().ok()).unwrap_or(default);
     let (players, games, cards) = (arg(0, 2) as usize, arg(1, 1000), arg(2, 0) as usize);

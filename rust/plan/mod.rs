@@ -157,6 +157,8 @@ pub struct Planner<G: PlanGame> {
     logits: Vec<f64>,
     /// Playouts run since the planner was made.
     pub playouts: u64,
+    /// Moves those playouts played, forced ones included (`benches/instructions.py --plan`).
+    pub played: u64,
     nested: Nested,
     /// What the positions reached from `root` offer, by path (`memo.rs`).
     memo: Memo<G::Move>,
@@ -178,6 +180,7 @@ impl<G: PlanGame> Planner<G> {
             moves: G::Moves::default(),
             logits: Vec::new(),
             playouts: 0,
+            played: 0,
             nested,
             memo: Memo::new(nested.playouts()),
             root: None,
@@ -304,6 +307,7 @@ impl<G: PlanGame> Planner<G> {
         }
         seq.score = s.score();
         self.playouts += 1;
+        self.played += seq.moves.len() as u64;
     }
 }
 

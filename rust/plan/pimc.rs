@@ -123,6 +123,9 @@ impl<M> Default for Memory<M> {
     }
 }
 
+/// The decisions a [`Pace`] spreads what the game saved over (not tuned).
+const SPREAD: f64 = 8.0;
+
 /// A paced decision ([`Config::pace`]): its budget in one unit (seconds by
 /// the clock, else playouts), `nominal`, and how far it may go while its
 /// plans split, `longest` (at most twice `nominal`, within what the game
@@ -141,9 +144,12 @@ impl Pace {
     fn new(cfg: &Config, bank: f64, started: Instant) -> Pace {
         let clock = cfg.time_limit.is_some();
         let budget = cfg.time_limit.unwrap_or(cfg.playouts.unwrap_or(1) as f64);
-        // A game that spent ahead pays it back (at most half a budget a decision).
-        let nominal = budget + bank.clamp(-budget / 2.0, 0.0);
-        Pace { budget, nominal, longest: nominal + bank.clamp(0.0, budget), clock, started }
+        // What was saved is spent over the next decisions (an eighth of it each, so a game
+        // does not end with it), and a decision whose plans split may take the rest, up to
+        // twice its budget; a game that spent ahead pays it back, half a budget at most.
+        let nominal = if bank >= 0.0 { budget + (bank / SPREAD).min(budget) } else { budget + bank.max(-budget / 2.0) };
+        let longest = if bank >= 0.0 { (budget + bank).min(2.0 * budget) } else { nominal };
+        Pace { budget, nominal, longest: longest.max(nominal), clock, started }
     }
     /// The budget in the decision's unit after `playouts`.
     fn used(&self, playouts: u64) -> f64 {
