@@ -271,17 +271,22 @@ fn following_the_kept_plan_reaches_its_score() {
     assert!(a.score() >= promised, "{} < {promised}", a.score());
 }
 
-#[test]
-fn follow_counts_every_plan_and_plays_a_whole_game_near_the_optimum() {
-    let cfg = pimc::Config {
+/// The planner's mode on the toy: level-1 searches of 20, 400 playouts a decision, warm.
+fn follow_config(pace: bool) -> pimc::Config {
+    pimc::Config {
         nested: Nested { level: 1, iterations: 20, ..Nested::default() },
         playouts: Some(400),
         time_limit: None,
         threads: 1,
         mode: Mode::Follow,
         warm: Some(true),
-        pace: false,
-    };
+        pace,
+    }
+}
+
+#[test]
+fn follow_counts_every_plan_and_plays_a_whole_game_near_the_optimum() {
+    let cfg = follow_config(false);
     for seed in [8, 9, 10] {
         let mut a = Assign::new(seed, true);
         let mut memory = Memory::default();
@@ -320,15 +325,7 @@ fn a_paced_game_stops_settled_decisions_and_stays_within_its_budget() {
     // With a playout budget, pace is reproducible: a decision whose plans
     // agree stops early, one whose plans split may go on, never past twice
     // the budget, and the game's mean stays within the budget.
-    let cfg = pimc::Config {
-        nested: Nested { level: 1, iterations: 20, ..Nested::default() },
-        playouts: Some(400),
-        time_limit: None,
-        threads: 1,
-        mode: Mode::Follow,
-        warm: Some(true),
-        pace: true,
-    };
+    let cfg = follow_config(true);
     assert!(pimc::Config { mode: Mode::Mean, warm: None, ..cfg }.check().is_err());
     for seed in [8, 9, 10] {
         let mut a = Assign::new(seed, true);
