@@ -148,16 +148,14 @@ fn status_line(s: &State) -> String {
         let who = if w.len() == 1 { format!("winner: seat {}", w[0]) } else { format!("shared victory: seats {}", w.join(", ")) };
         return format!("Game over after {} turns · {who}", s.turn());
     }
-    format!("Turn {} · seat {} to move · {}", s.turn() + 1, s.current_player(), s.phase().name())
+    let last = if s.end_triggered() { " · last round" } else { "" };
+    format!("Turn {} · seat {} to move · {}{last}", s.turn() + 1, s.current_player(), s.phase().name())
 }
 
 fn header(o: &mut String, s: &State, last: Option<&LastMove>) {
     let _ = writeln!(o, r#"<text x="{PAD}" y="{}" font-size="15" font-weight="bold">{}</text>"#, PAD + 12, status_line(s));
-    let mut line2 = if s.is_over() { String::new() } else { s.phase().prompt().to_string() };
-    if s.end_triggered() && !s.is_over() {
-        line2.push_str(if line2.is_empty() { "" } else { " · " });
-        line2.push_str("last round: the Countdown is over");
-    }
+    // The prompt alone: it is at most 120 characters, what the header holds (a render test).
+    let line2 = if s.is_over() { "" } else { s.phase().prompt() };
     if !line2.is_empty() {
         let _ = writeln!(o, r#"<text x="{PAD}" y="{}" font-size="12">{line2}</text>"#, PAD + 29);
     }

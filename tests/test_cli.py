@@ -50,8 +50,10 @@ def test_cli_solo_says_what_it_does(capsys):
     captured = capsys.readouterr()
     assert captured.err.startswith("plan:playouts=200 is bounded by a count, not the clock: the same seed gives")
     moves = [line for line in captured.err.splitlines() if line.startswith("move ")]
-    assert moves and moves[0].startswith("move 10: score ") and all(int(m.split()[1][:-1]) % 10 == 0 for m in moves)
-    arena = dc.arena(["plan:playouts=200"], 1, seed=5).games[0]["scores"][0]
+    # A line every ten of the player's decisions: as many lines as the arena's game has tens.
+    arena_game = dc.arena(["plan:playouts=200"], 1, seed=5).games[0]
+    assert [m.split(":")[0] for m in moves] == [f"move {k}" for k in range(10, len(arena_game["actions"]) + 1, 10)]
+    arena = arena_game["scores"][0]
     assert f"seed 5: score {arena}, rank {dc.solo_rank(arena)}" in captured.out
     assert main(["solo", "--agent", "plan:time=0.01", "--games", "2", "--threads", "2"]) == 0
     note = capsys.readouterr().err.splitlines()[0]

@@ -65,7 +65,8 @@ def test_every_picture_is_well_formed_and_marks_the_last_move():
         # Whose turn and the phase, in words and in the picture's title.
         title = root.find("{http://www.w3.org/2000/svg}title").text
         if not g.is_over:
-            assert title == f"Turn {g.turn + 1} · seat {g.current_player} to move · {g.phase.name}"
+            last_round = " · last round" if g.end_triggered else ""  # R-END-1
+            assert title == f"Turn {g.turn + 1} · seat {g.current_player} to move · {g.phase.name}{last_round}"
     assert "Game over" in g._repr_svg_() and "winner" in g._repr_svg_()
 
 

@@ -349,27 +349,23 @@ def test_undo_is_offered_exactly_where_it_is_taken(client):
     assert seen == {True, False}
     practice = client.post("/api/games", json={"seats": ["human", "greedy"], "seed": 13, "practice": True}).json()
     practice = client.post(f"/api/games/{practice['id']}/actions", json={"action": practice["legal"][0]["id"]}).json()
-    assert wait(client, practice["id"])["can_undo"] is True
+    practice = wait(client, practice["id"])
+    assert practice["can_undo"] is True
+    # Where it is offered, undo is taken.
+    r = client.post(f"/api/games/{practice['id']}/undo")
+    assert r.status_code == 200 and r.json()["history"] == [] and r.json()["can_undo"] is False
 
 
 def test_the_end_names_the_move_that_ran_the_countdown_out(client):
-    """R-END-1: the N-th Countdown token taken triggers the end; `trigger` is that
-    Summon's index in the log (null before)."""
-    for seats in (["human", "greedy"], ["human"]):
+    """R-END-1: the N-th Countdown token taken triggers the end (N the players; three
+    in solo, R-SOLO-1), and every Summon takes one (R-ACT-5): `trigger` is the
+    N-th Summon of the log, the Dragon of Ingenuity's included (null before)."""
+    for seats, n in ((["human", "greedy"], 2), (["human", "greedy", "greedy"], 3), (["human"], 3)):
         state = client.post("/api/games", json={"seats": seats, "seed": 17}).json()
         assert state["trigger"] is None
         state = play_person(client, state)
-        t = state["trigger"]
-        assert state["log"][t]["text"] == "summon"
-        assert sum(1 for e in state["log"][:t + 1] if e["text"] == "summon") >= len(seats) if len(seats) > 1 else True
-        game = dc.Game.from_json(client.get(f"/api/games/{state['id']}/record").text)
-        replay = game.clone()
-        while replay.history:
-            replay.undo()
-        for a, by_dragon in zip(game.history[:t], game.history_by_dragon[:t]):
-            if not by_dragon:
-                replay.apply(a)
-        assert not replay.end_triggered or len(seats) == 1
+        summons = [k for k, e in enumerate(state["log"]) if e["text"] == "summon"]
+        assert len(summons) >= n and state["trigger"] == summons[n - 1], (seats, summons, state["trigger"])
 
 
 def test_requests_are_answered_in_the_table_s_words(client):
@@ -381,3 +377,12 @@ def test_requests_are_answered_in_the_table_s_words(client):
     assert r.status_code == 422 and r.json()["error"] == f"not an action: an action id is 0 to {dc.NUM_ACTIONS - 1}"
     hint = client.post(f"/api/games/{gid}/hint", json={"time": 0.05}).json()
     assert len(hint["words"]) == len(hint["top"]) and all("win chance" in w for w in hint["words"])
+
+
+def test_the_rules_help_lists_every_phase():
+    """The Rules dialog lists every phase a person meets (all but GAME_OVER), each with the
+    core's prompt; the phases are the engines' own (the reference engine's list)."""
+    from dragoncastle.reference.phase import Phase as ReferencePhase
+
+    assert sorted(serve.PHASES) == sorted(p.name for p in ReferencePhase if p.name != "GAME_OVER")
+    assert all(getattr(dc.Phase, name).prompt for name in serve.PHASES)

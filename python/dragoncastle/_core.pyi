@@ -14,12 +14,14 @@ import numpy.typing as npt
 
 __all__ = [
     "DRAGONS",
+    "DRAGON_EFFECTS",
     "MAX_LEGAL_ACTIONS",
     "NUM_ACTIONS",
     "OBSERVATION_SHAPE",
     "OBSERVATION_VERSION",
     "COMPACT_OBSERVATION_SIZE",
     "SPIRITS",
+    "SPIRIT_EFFECTS",
     "Action",
     "ActionKind",
     "Game",

@@ -75,7 +75,7 @@ def port_arg(text: str) -> int:
     return port
 
 
-def progress_bar(total: int, show: bool, unit: str = "game") -> Any:
+def progress_bar(total: int | None, show: bool, unit: str = "game") -> Any:
     """A tqdm bar on stderr (shown on a terminal, or when asked)."""
     from tqdm import tqdm
 

@@ -165,20 +165,27 @@ def solo_note(agent: Any, games: int, threads: int | None, ray: str | None) -> s
 
     >>> print(solo_note(from_spec("plan:playouts=20000"), 1, None, None))
     plan:playouts=20000 is bounded by a count, not the clock: the same seed gives the same games.
+    >>> print(solo_note(from_spec("greedy"), 1, None, None))
+    greedy decides without a search, at once: the same seed gives the same games.
     """
+    kind = agent.spec.partition(":")[0]
     clock = getattr(agent, "clock", None)
+    if kind not in ("plan", "mcts"):
+        return f"{agent.spec} decides without a search, at once: the same seed gives the same games."
     if clock is None:
         return f"{agent.spec} is bounded by a count, not the clock: the same seed gives the same games."
+    # A paced planner averages its budget and may give one decision up to twice it.
+    per = (f"about {clock:g} s a decision on average, up to {2 * clock:g} s for one" if agent.settings.get("pace")
+           else f"up to {clock:g} s a decision")
     lo, hi = (clock * n for n in SOLO_DECISIONS)
-    at_once = games if ray else min(games, threads or os.cpu_count() or 1)
-    kind = agent.spec.partition(":")[0]
-    count = "playouts" if kind == "plan" else "iterations"
     run = f"a game of {SOLO_DECISIONS[0]} to {SOLO_DECISIONS[1]} decisions takes {_minutes(lo)} to {_minutes(hi)}"
-    if games > 1:
+    if games > 1 and ray is None:  # on Ray, the cluster's free slots say how many at a time
+        at_once = min(games, threads or os.cpu_count() or 1)
         run += f"; {games} games, {at_once} at a time, about {_minutes(math.ceil(games / at_once) * (lo + hi) / 2)}"
-    return (f"{agent.spec} decides by the clock, up to {clock:g} s a decision: {run}. A clock budget is not "
-            f"reproducible: the same seed can play other moves on another run or machine; for a reproducible run, "
-            f"give a count instead ({kind}:{count}=N).")
+    count = "playouts" if kind == "plan" else "iterations"
+    return (f"{agent.spec} decides by the clock, {per}: {run}. A clock budget is not reproducible: the same seed "
+            f"can play other moves on another run or machine; for a reproducible run, give a count instead "
+            f"({kind}:{count}=N).")
 
 
 def play_solo(agent: Any, game: Any, show: bool) -> None:
@@ -186,10 +193,8 @@ def play_solo(agent: Any, game: Any, show: bool) -> None:
     (or with --progress), else a line every ten decisions."""
     moves, began = 0, time.monotonic()
     with progress_bar(None, show, unit=" move") as bar:
-        def moved(g: Any, action: Any, seconds: float) -> None:
+        def moved(g: Any, action: Any, seconds: float) -> None:  # the player's decisions only
             nonlocal moves
-            if g.history_by_dragon[-1:] == [True]:
-                return
             moves += 1
             bar.set_postfix(score=g.scores()[0], refresh=False)
             bar.update(1)
@@ -225,19 +230,19 @@ def cmd_solo(args: argparse.Namespace) -> int:
         game = _core.Game(players=1, seed=args.seed, **cards_of(args))
         play_solo(agent, game, show)
         print(game)
-        scores, seconds = game.scores(), None
+        scores, per_move = game.scores(), ""
         print(f"seed {args.seed}: score {scores[0]}, rank {game.rank()}")
     else:
         result = run_arena([args.agent], args.games, args.seed, args.threads, show, cards_of(args), ray=args.ray,
                            shards=args.shards)
-        scores, seconds = [g["scores"][0] for g in result.games], result.seconds_per_move()[0]
+        scores, per_move = [g["scores"][0] for g in result.games], f", {1000 * result.seconds_per_move()[0]:.2f} ms per move"
         for g in result.games:
             print(f"seed {g['seed']}: score {g['scores'][0]}, rank {_core.solo_rank(g['scores'][0])}")
     if args.oracle:
         report_oracle(args, scores)
     if args.games > 1:
         print(f"{args.games} games: mean {statistics.mean(scores):.2f}, sd {statistics.stdev(scores):.2f}, "
-              f"min {min(scores)}, max {max(scores)}, {1000 * seconds:.2f} ms per move")
+              f"min {min(scores)}, max {max(scores)}{per_move}")
         print("ranks:")
         # Ranks in the order of the core's table (lowest first).
         order = list(dict.fromkeys(_core.solo_rank(s) for s in range(max(max(scores), 60) + 1)))

@@ -38,7 +38,7 @@ from urllib.parse import urlsplit
 
 from . import _core
 from .serve_seal import Sealer
-from .serve_table import (ECHO, HUMAN, LOOPBACK, MAX_BOT_SECONDS, MAX_GAMES, Table, TableError, Tables, _apply, _clip,
+from .serve_table import (ECHO, HUMAN, LOOPBACK, MAX_BOT_SECONDS, MAX_GAMES, MAX_RECORD, Table, TableError, Tables, _apply, _clip,
                           _hint, _start_bots, _undo, new_table, record)
 from .serve_view import public
 
@@ -223,6 +223,7 @@ def app(host: str | None = None) -> Starlette:
         "spirits": list(zip(_core.SPIRITS, _core.SPIRIT_EFFECTS)),
         "dragons": list(zip(_core.DRAGONS, _core.DRAGON_EFFECTS)),
         "phases": [[p.name, p.prompt] for p in (getattr(_core.Phase, n) for n in PHASES)],
+        "max_record": MAX_RECORD,
     }).replace("<", "\\u003c")
     html = resources.files(__package__).joinpath("serve.html").read_text(encoding="utf-8").replace("__WORDS__", words)
 

@@ -34,6 +34,8 @@ IDLE_SECONDS = 3600.0
 HUMAN = "human"
 #: Top moves a bot's or a hint's search reports.
 TOP = 5
+#: The longest saved record a table reads (characters; the page checks a file against it too).
+MAX_RECORD = 1 << 20
 
 
 #: How much of a request's own text an error message shows (characters).
@@ -199,7 +201,7 @@ def _authors(game: Any) -> tuple[list[int], list[bool]]:
 
 
 def _from_record(record: Any, sealer: Sealer | None) -> Any:
-    if not isinstance(record, str) or len(record) > 1 << 20:
+    if not isinstance(record, str) or len(record) > MAX_RECORD:
         raise TableError(422, "record is one line of a saved game (GET /api/games/{id}/record), at most 1 MiB")
     text = record.strip()
     try:
@@ -225,9 +227,7 @@ def _search_stats(agent: Any, game: Any, stop: threading.Event) -> tuple[Any, An
     ``stop`` set ends a search or plan within 0.1 s."""
     if isinstance(agent, MCTSAgent):
         r = agent.search(game, stop=stop.is_set)
-        top = sorted(r.visits, key=lambda a: -r.visits[a])[:TOP]
-        return r.action, {"iterations": r.iterations,
-                          "top": [[a.id, r.visits[a], round(r.values[a], 4)] for a in top]}
+        return r.action, top_stats(r)
     if isinstance(agent, PlannerAgent):
         p = agent.plan(game, stop=stop.is_set)
         top = sorted(p.values, key=lambda a: -p.values[a])[:TOP]
@@ -361,29 +361,28 @@ def _apply(table: Table, body: Any) -> None:
         table.revealed.append(_covered(g) < covered)
 
 
-def undo_refusal(table: Table) -> tuple[int, str] | None:
-    """Why undo is refused now (a status and a message), or None: the one check of
-    :func:`_undo` and of the state's ``can_undo``. The caller holds the table's lock."""
+def undo_start(table: Table) -> int:
+    """Where undo would take the game back to (the index in ``authors`` of the
+    person's last decision), or a :class:`TableError` saying why it is refused
+    now: the one check of :func:`_undo` and of the state's ``can_undo``. The
+    caller holds the table's lock."""
     if table.thinking:
-        return 409, "a bot is thinking: undo when it has moved"
+        raise TableError(409, "a bot is thinking: undo when it has moved")
     people = table.humans()
     if not any(s in people for s in table.authors):
-        return 409, "there is no decision of a person to take back"
+        raise TableError(409, "there is no decision of a person to take back")
     last = max(k for k, s in enumerate(table.authors) if s in people)
     if not table.practice and any(table.revealed[last:]):
-        return 409, ("undo would take back a move that uncovered a castle tile: what lay under it is known now "
-                     "(a practice table allows it: the New-game dialog's practice box, \"practice\": true)")
-    return None
+        raise TableError(409, "undo would take back a move that uncovered a castle tile: what lay under it is "
+                              "known now (a practice table allows it: the New-game dialog's practice box, "
+                              "\"practice\": true)")
+    return last
 
 
 def _undo(table: Table) -> None:
     """Take back the person's last decision and the bots' replies after it."""
     with table.lock:
-        refused = undo_refusal(table)
-        if refused:
-            raise TableError(*refused)
-        people = table.humans()
-        last = max(k for k, s in enumerate(table.authors) if s in people)
+        last = undo_start(table)
         g = table.game
         while len(table.authors) > last:
             table.authors.pop()
@@ -391,6 +390,12 @@ def _undo(table: Table) -> None:
             table.revealed.pop()
             g.undo()  # the Dragon of Ingenuity's solo replies go with it
         table.error = None
+
+
+def top_stats(r: Any) -> dict[str, Any]:
+    """A search's top moves as a record keeps them: ``[id, visits, value]`` each."""
+    top = sorted(r.visits, key=lambda a: -r.visits[a])[:TOP]
+    return {"iterations": r.iterations, "top": [[a.id, r.visits[a], round(r.values[a], 4)] for a in top]}
 
 
 def top_in_words(stats: Any, players: int) -> list[str]:
@@ -431,10 +436,9 @@ def _hint(table: Table, body: Any) -> dict[str, Any]:
     finally:
         table.hinting = False
         _start_bots(table)  # a person moved while the hint searched: the bots' turn waited for it
-    top = sorted(r.visits, key=lambda a: -r.visits[a])[:TOP]
-    stats = {"top": [[a.id, r.visits[a], round(r.values[a], 4)] for a in top]}
+    stats = top_stats(r)
     return {"action": {"id": r.action.id, "text": str(r.action)}, "iterations": r.iterations,
-            "top": [{"id": a.id, "text": str(a), "visits": r.visits[a], "value": round(r.values[a], 4)} for a in top],
+            "top": [{"id": i, "text": str(_core.Action(i)), "visits": v, "value": q} for i, v, q in stats["top"]],
             "words": top_in_words(stats, position.players)}
 
 

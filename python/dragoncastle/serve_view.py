@@ -8,12 +8,12 @@ from typing import Any
 
 from . import _core
 from .plots import rank_bands
-from .serve_table import Table, _authors, top_in_words, undo_refusal
+from .serve_table import Table, TableError, _authors, top_in_words, undo_start
 
 #: The solo ranks as the end table lists them: (lowest score or None, highest or None, rank),
 #: read from the core's table (R-SOLO-5).
 RANKS = [(None if i == 0 else lo, None if i == len(b) - 1 else hi, name)
-         for b in [rank_bands(0, 60)] for i, (lo, hi, name) in enumerate(b)]
+         for b in [rank_bands(0, 999)] for i, (lo, hi, name) in enumerate(b)]
 
 
 def target(action: Any, seat: int) -> dict[str, Any] | None:
@@ -54,7 +54,7 @@ def public(table: Table) -> dict[str, Any]:
             # A bot's turn waits while a hint searches (one search at a time): it is thinking too.
             "practice": table.practice,
             # Undo is offered only where it would be taken (the one check of undo itself).
-            "can_undo": person and undo_refusal(table) is None,
+            "can_undo": person and undoable(table),
             "thinking": table.thinking or table.hinting and not g.is_over and table.agents[seat] is not None,
             "error": table.error,
             "scores": g.scores(),
@@ -85,6 +85,15 @@ def who(table: Table, seat: int) -> str:
     if agent is not None:
         return f"Bot {getattr(agent, 'spec', agent)}"
     return "You" if len(table.humans()) == 1 else f"Seat {seat}"
+
+
+def undoable(table: Table) -> bool:
+    """Whether undo would be taken now (undo's own check, :func:`undo_start`)."""
+    try:
+        undo_start(table)
+    except TableError:
+        return False
+    return True
 
 
 def trigger(game: Any) -> int | None:

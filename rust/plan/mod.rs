@@ -12,6 +12,7 @@
 //! `docs/plan.md` describes the algorithm and its tuning.
 
 mod memo;
+mod pace;
 pub mod pimc;
 #[cfg(test)]
 mod toy;

@@ -11,6 +11,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+pub(super) use super::pace::Pace;
 use super::{adapt, replay, Budget, Nested, PlanGame, Planner, Sequence};
 use crate::rng::SplitMix64;
 use crate::limits::{MAX_THREADS, MAX_TIME_LIMIT};
@@ -123,65 +124,6 @@ impl<M> Default for Memory<M> {
     }
 }
 
-/// The decisions a [`Pace`] spreads what the game saved over (not tuned).
-const SPREAD: f64 = 8.0;
-
-/// A paced decision ([`Config::pace`]): its budget in one unit (seconds by
-/// the clock, else playouts), `nominal`, and how far it may go while its
-/// plans split, `longest` (at most twice `nominal`, within what the game
-/// saved so far).
-#[derive(Clone, Copy, Debug)]
-struct Pace {
-    /// The decision's budget as configured.
-    budget: f64,
-    nominal: f64,
-    longest: f64,
-    clock: bool,
-    started: Instant,
-}
-
-impl Pace {
-    fn new(cfg: &Config, bank: f64, started: Instant) -> Pace {
-        let clock = cfg.time_limit.is_some();
-        let budget = cfg.time_limit.unwrap_or(cfg.playouts.unwrap_or(1) as f64);
-        // What was saved is spent over the next decisions (an eighth of it each, so a game
-        // does not end with it), and a decision whose plans split may take the rest, up to
-        // twice its budget; a game that spent ahead pays it back, half a budget at most.
-        let nominal = if bank >= 0.0 { budget + (bank / SPREAD).min(budget) } else { budget + bank.max(-budget / 2.0) };
-        let longest = if bank >= 0.0 { (budget + bank).min(2.0 * budget) } else { nominal };
-        Pace { budget, nominal, longest: longest.max(nominal), clock, started }
-    }
-    /// The budget in the decision's unit after `playouts`.
-    fn used(&self, playouts: u64) -> f64 {
-        if self.clock { self.started.elapsed().as_secs_f64() } else { playouts as f64 }
-    }
-    /// The decision's budget: `longest`, with the count of a playout budget scaled alike.
-    fn limits<'a>(&self, cfg: &Config, stop: Option<&'a AtomicBool>) -> Budget<'a> {
-        let scale = |n: u64| (n as f64 * self.longest / self.nominal.max(1e-9)).ceil() as u64;
-        let seconds = self.clock.then_some(self.longest);
-        Budget::new(cfg.playouts.map(scale), seconds, self.started, stop)
-    }
-    /// Whether the move is settled after `used` of the budget and `plans`
-    /// plans: the first of most plans leads the runner-up by more plans than
-    /// the rest of the horizon would bring at the pace so far, so no more
-    /// plans can change it. The horizon is `nominal`, then, past it, `longest`.
-    fn settled<M>(&self, root: &[RootMove<M>], plans: u32, used: f64) -> bool {
-        let horizon = if used < self.nominal { self.nominal } else { self.longest };
-        if used >= horizon {
-            return true;
-        }
-        let (mut lead, mut second) = (0u32, 0u32);
-        for r in root {
-            if r.tried > lead {
-                (lead, second) = (r.tried, lead);
-            } else if r.tried > second {
-                second = r.tried;
-            }
-        }
-        used > 0.0 && f64::from(lead - second) > f64::from(plans) * (horizon - used) / used
-    }
-}
-
 /// What one root move got over the determinizations: in [`Mode::Mean`],
 /// the searches run after it; in the other modes, the plans that began with it.
 #[derive(Clone, Debug, PartialEq)]
@@ -274,7 +216,7 @@ pub fn decide<G: PlanGame>(root: &G, cfg: &Config, seed: u64, memory: &mut Memor
             let pace = Pace::new(cfg, memory.bank, started);
             let bank = memory.bank;
             follow(root, &legal, cfg, seed, memory, pace.limits(cfg, stop), Some(&pace), &mut out);
-            memory.bank = bank + pace.budget - pace.used(out.playouts);
+            memory.bank = pace.bank_after(bank, out.playouts);
         }
         Mode::Follow => follow(root, &legal, cfg, seed, memory, Budget { count: cfg.playouts, deadline, stop }, None, &mut out),
         Mode::Oracle => oracle(root, &legal, cfg, seed, memory, Budget { count: cfg.playouts, deadline, stop }, &mut out),

@@ -126,7 +126,10 @@ fn the_grids_carry_the_numbers_that_moves_name() {
     for col in 0..c.cols() {
         assert!(svg.contains(&format!(r#"text-anchor="middle">{col}</text>"#)), "column {col}");
     }
-    let rows = svg.matches(r##"<text x="##).count();
-    assert!(rows > c.rows() + 2 * 4, "{rows}");
+    for row in 0..c.rows() {
+        assert!(svg.contains(&format!(r##"fill="#888">{row}</text>"##)), "row {row}");
+    }
+    // Each Realm's columns 0 to 3 too: the castle's column 3 and one per seat.
+    assert_eq!(svg.matches(r#"text-anchor="middle">3</text>"#).count(), 1 + g.state().players());
     assert!(svg.contains("Grey numbers: the rows and columns that moves name"));
 }
