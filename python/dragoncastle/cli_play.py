@@ -174,9 +174,7 @@ def solo_note(agent: Any, games: int, threads: int | None, ray: str | None) -> s
         return f"{agent.spec} decides without a search, at once: the same seed gives the same games."
     if clock is None:
         return f"{agent.spec} is bounded by a count, not the clock: the same seed gives the same games."
-    # A paced planner averages its budget and may give one decision up to twice it.
-    per = (f"about {clock:g} s a decision on average, up to {2 * clock:g} s for one" if agent.settings.get("pace")
-           else f"up to {clock:g} s a decision")
+    per = f"up to {clock:g} s a decision"
     lo, hi = (clock * n for n in SOLO_DECISIONS)
     run = f"a game of {SOLO_DECISIONS[0]} to {SOLO_DECISIONS[1]} decisions takes {_minutes(lo)} to {_minutes(hi)}"
     if games > 1 and ray is None:  # on Ray, the cluster's free slots say how many at a time

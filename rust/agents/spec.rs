@@ -89,7 +89,6 @@ pub const PLAN_DEFAULT: pimc::Config = pimc::Config {
     threads: 1,
     mode: Mode::Follow,
     warm: None,
-    pace: false,
 };
 
 /// Seconds per decision of a plan given no budget.
@@ -174,7 +173,6 @@ pub const PLAN: &[Setting<pimc::Config>] = &[
     Setting { name: "alpha", aliases: &[], kind: POSITIVE, optional: false, help: "the adaptation step", get: |c| Value::Number(c.nested.alpha), set: |c, v| c.nested.alpha = num(v).unwrap_or(1.0) },
     Setting { name: "temperature", aliases: &["tau"], kind: Kind::Number { min: 0.0, max: f64::INFINITY, open: true }, optional: false, help: "the bias's temperature (inf: no bias, plain NRPA)", get: |c| Value::Number(c.nested.temperature), set: |c, v| c.nested.temperature = num(v).unwrap_or(1.0) },
     Setting { name: "warm", aliases: &[], kind: Kind::Flag, optional: true, help: "follow: carry the shared policy to the next decision (none: on)", get: |c| c.warm.map_or(Value::None, Value::Flag), set: |c, v| c.warm = if v == Value::None { None } else { Some(flag(v)) } },
-    Setting { name: "pace", aliases: &[], kind: Kind::Flag, optional: false, help: "follow: stop a decision once no more plans could change its move, and spend what it saved where the plans split (up to twice the budget; the game's mean stays within it)", get: |c| Value::Flag(c.pace), set: |c, v| c.pace = flag(v) },
 ];
 
 /// Spellings of a setting's value under another key: `oracle=true` is `mode=oracle`.

@@ -113,7 +113,6 @@ mod round_trip {
                 threads: if follow { 1 } else { threads },
                 mode,
                 warm: warm.filter(|_| follow),
-                pace: false,
             })
         })
     }

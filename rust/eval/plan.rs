@@ -136,7 +136,6 @@ mod tests {
             threads: 1,
             mode: if determinize { Mode::Mean } else { Mode::Oracle },
             warm: None,
-            pace: false,
         }
     }
 

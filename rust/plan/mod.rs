@@ -12,7 +12,6 @@
 //! `docs/plan.md` describes the algorithm and its tuning.
 
 mod memo;
-mod pace;
 pub mod pimc;
 #[cfg(test)]
 mod toy;

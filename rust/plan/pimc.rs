@@ -11,7 +11,6 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-pub(super) use super::pace::Pace;
 use super::{adapt, replay, Budget, Nested, PlanGame, Planner, Sequence};
 use crate::rng::SplitMix64;
 use crate::limits::{MAX_THREADS, MAX_TIME_LIMIT};
@@ -69,10 +68,6 @@ pub struct Config {
     /// [`Mode::Follow`]: the shared policy goes on to the next decision
     /// instead of starting from zero; `None`: the mode's default (on).
     pub warm: Option<bool>,
-    /// [`Mode::Follow`]: a decision stops once its move is settled (see
-    /// [`Pace`]) and the budget it saved goes to later decisions whose plans
-    /// split, each up to twice its budget; the game's mean stays within it.
-    pub pace: bool,
 }
 
 impl Config {
@@ -99,9 +94,6 @@ impl Config {
         if self.mode != Mode::Follow && self.warm.is_some() {
             return Err(format!("warm applies to mode=follow only; got mode={}", self.mode.name()));
         }
-        if self.mode != Mode::Follow && self.pace {
-            return Err(format!("pace applies to mode=follow only; got mode={}", self.mode.name()));
-        }
         Ok(())
     }
 }
@@ -113,14 +105,11 @@ pub struct Memory<M> {
     pub policy: Option<Vec<f32>>,
     /// [`Mode::Oracle`]: the plan's moves after the one chosen.
     pub plan: Vec<M>,
-    /// [`Config::pace`]: the budget saved so far in the game (seconds, or
-    /// playouts without a clock); negative when spent ahead.
-    pub bank: f64,
 }
 
 impl<M> Default for Memory<M> {
     fn default() -> Self {
-        Memory { policy: None, plan: Vec::new(), bank: 0.0 }
+        Memory { policy: None, plan: Vec::new() }
     }
 }
 
@@ -212,13 +201,7 @@ pub fn decide<G: PlanGame>(root: &G, cfg: &Config, seed: u64, memory: &mut Memor
     }
     let deadline = cfg.time_limit.map(|t| started + Duration::from_secs_f64(t));
     match cfg.mode {
-        Mode::Follow if cfg.pace => {
-            let pace = Pace::new(cfg, memory.bank, started);
-            let bank = memory.bank;
-            follow(root, &legal, cfg, seed, memory, pace.limits(cfg, stop), Some(&pace), &mut out);
-            memory.bank = pace.bank_after(bank, out.playouts);
-        }
-        Mode::Follow => follow(root, &legal, cfg, seed, memory, Budget { count: cfg.playouts, deadline, stop }, None, &mut out),
+        Mode::Follow => follow(root, &legal, cfg, seed, memory, Budget { count: cfg.playouts, deadline, stop }, &mut out),
         Mode::Oracle => oracle(root, &legal, cfg, seed, memory, Budget { count: cfg.playouts, deadline, stop }, &mut out),
         Mode::Mean => per_move(root, &legal, cfg, seed, memory, Budget { count: None, deadline, stop }, &mut out),
     }
@@ -331,15 +314,14 @@ fn oracle<G: PlanGame>(root: &G, legal: &[G::Move], cfg: &Config, seed: u64, mem
 /// then takes over whatever the scores say. The move chosen is the first of
 /// most plans (ties: their mean); with `warm` the policy goes on to the
 /// next decision. Its searches follow one another, so it runs on one thread.
-#[allow(clippy::too_many_arguments)]
-fn follow<G: PlanGame>(root: &G, legal: &[G::Move], cfg: &Config, seed: u64, memory: &mut Memory<G::Move>, budget: Budget, pace: Option<&Pace>, out: &mut Decision<G::Move>) {
+fn follow<G: PlanGame>(root: &G, legal: &[G::Move], cfg: &Config, seed: u64, memory: &mut Memory<G::Move>, budget: Budget, out: &mut Decision<G::Move>) {
     let mut planner: Planner<G> = Planner::new(cfg.nested);
     let warm = cfg.warm.unwrap_or(true);
     let mut policy = memory.policy.take().filter(|_| warm).unwrap_or_else(|| vec![0.0; G::NUM_CODES]);
     out.root = legal.iter().map(|&action| RootMove::untried(action)).collect();
     let (mut scratch, mut sum, mut plans) = (Vec::new(), 0.0, 0u32);
     for k in 0.. {
-        if k > 0 && (budget.spent(planner.playouts) || pace.is_some_and(|p| p.settled(&out.root, plans, p.used(planner.playouts)))) {
+        if k > 0 && budget.spent(planner.playouts) {
             break;
         }
         let mut rng = SplitMix64::stream(seed, DET + k);
@@ -357,7 +339,7 @@ fn follow<G: PlanGame>(root: &G, legal: &[G::Move], cfg: &Config, seed: u64, mem
     out.playouts = planner.playouts;
     let chosen = finish(out, legal, Mode::Follow);
     out.plan = vec![legal[chosen]];
-    *memory = Memory { policy: warm.then_some(policy), plan: Vec::new(), bank: memory.bank };
+    *memory = Memory { policy: warm.then_some(policy), plan: Vec::new() };
 }
 
 /// One thread's share of [`Mode::Mean`]: determinizations taken in turn

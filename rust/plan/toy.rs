@@ -229,7 +229,6 @@ fn pimc_results_do_not_depend_on_the_thread_count() {
         threads,
         mode: Mode::Mean,
         warm: None,
-        pace: false,
     };
     let timeless = |threads| pimc::Decision { seconds: 0.0, ..pimc::decide(&a, &cfg(threads), 7, &mut Memory::default(), None) };
     let (one, three) = (timeless(1), timeless(3));
@@ -258,7 +257,6 @@ fn following_the_kept_plan_reaches_its_score() {
         threads: 1,
         mode: Mode::Oracle,
         warm: None,
-        pace: false,
     };
     let mut memory = Memory::default();
     let first = pimc::decide(&a, &cfg, 1, &mut memory, None);
@@ -272,7 +270,7 @@ fn following_the_kept_plan_reaches_its_score() {
 }
 
 /// The planner's mode on the toy: level-1 searches of 20, 400 playouts a decision, warm.
-fn follow_config(pace: bool) -> pimc::Config {
+fn follow_config() -> pimc::Config {
     pimc::Config {
         nested: Nested { level: 1, iterations: 20, ..Nested::default() },
         playouts: Some(400),
@@ -280,13 +278,12 @@ fn follow_config(pace: bool) -> pimc::Config {
         threads: 1,
         mode: Mode::Follow,
         warm: Some(true),
-        pace,
     }
 }
 
 #[test]
 fn follow_counts_every_plan_and_plays_a_whole_game_near_the_optimum() {
-    let cfg = follow_config(false);
+    let cfg = follow_config();
     for seed in [8, 9, 10] {
         let mut a = Assign::new(seed, true);
         let mut memory = Memory::default();
@@ -318,57 +315,4 @@ fn follow_counts_every_plan_and_plays_a_whole_game_near_the_optimum() {
         let optimum = Assign::new(seed, true).optimum() as f64;
         assert!(a.score() > myopic && a.score() >= 0.95 * optimum, "{} (myopic {myopic}, optimum {optimum})", a.score());
     }
-}
-
-#[test]
-fn a_paced_game_stops_settled_decisions_and_stays_within_its_budget() {
-    // With a playout budget, pace is reproducible: a decision whose plans
-    // agree stops early, one whose plans split may go on, never past twice
-    // the budget, and the game's mean stays within the budget.
-    let cfg = follow_config(true);
-    assert!(pimc::Config { mode: Mode::Mean, warm: None, ..cfg }.check().is_err());
-    for seed in [8, 9, 10] {
-        let mut a = Assign::new(seed, true);
-        let (mut memory, mut spent, mut planned, mut shorter) = (Memory::default(), 0u64, 0u64, 0);
-        while !a.is_over() {
-            let d = pimc::decide(&a, &cfg, seed, &mut memory, None);
-            if !d.root.is_empty() {
-                assert!(d.playouts <= 2 * 400, "{}", d.playouts);
-                (spent, planned) = (spent + d.playouts, planned + 1);
-                shorter += usize::from(d.playouts < 400);
-            }
-            assert_eq!(memory.bank, 400.0 * planned as f64 - spent as f64);
-            a.play(d.best.unwrap());
-        }
-        // The last search may overrun its horizon by part of a search.
-        assert!(spent <= 400 * planned + 20, "{spent} playouts over {planned} decisions");
-        // The toy's plans agree: every decision settles early (spending is tested below).
-        assert!(shorter > 0, "no decision settled early");
-    }
-}
-
-#[test]
-fn a_pace_spends_the_bank_within_twice_the_budget() {
-    let cfg = follow_config(true);
-    let started = std::time::Instant::now();
-    // (bank, nominal, longest): an eighth of the bank on top of the budget, the rest for a split,
-    // never past twice the budget; a debt paid back half a budget at most.
-    for (bank, nominal, longest) in [(0.0, 400.0, 400.0), (800.0, 500.0, 800.0), (8000.0, 800.0, 800.0),
-                                     (-100.0, 300.0, 300.0), (-1000.0, 200.0, 200.0)] {
-        let p = pimc::Pace::new(&cfg, bank, started);
-        assert_eq!((p.nominal, p.longest), (nominal, longest), "bank {bank}");
-        // The playout count is the horizon itself: the bank is spendable.
-        assert_eq!(p.limits(&cfg, None).count, Some(longest as u64), "bank {bank}");
-    }
-    let root = |tried: &[u32]| -> Vec<pimc::RootMove<u8>> {
-        tried.iter().enumerate().map(|(i, &t)| pimc::RootMove { action: i as u8, tried: t, mean: 0.0, best: 0.0 }).collect()
-    };
-    let p = pimc::Pace::new(&cfg, 800.0, started); // nominal 500, longest 800
-    // 10 of 10 plans after 250 playouts: 10 more may come by 500, so a lead of 10 is not enough.
-    assert!(!p.settled(&root(&[10, 0]), 10, 250.0));
-    assert!(p.settled(&root(&[11, 0]), 11, 300.0)); // 11 × 200 / 300 more at most
-    // Past the nominal budget the horizon is the longest: a split goes on, a clear lead stops.
-    assert!(!p.settled(&root(&[12, 10]), 22, 500.0));
-    assert!(p.settled(&root(&[20, 2]), 22, 500.0));
-    assert!(p.settled(&root(&[12, 10]), 22, 800.0));
 }
