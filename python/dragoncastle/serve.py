@@ -37,9 +37,10 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from . import _core
+from .serve_bots import _hint, _start_bots
 from .serve_seal import Sealer
 from .serve_table import (ECHO, HUMAN, LOOPBACK, MAX_BOT_SECONDS, MAX_GAMES, MAX_RECORD, Table, TableError, Tables, _apply, _clip,
-                          _hint, _start_bots, _undo, new_table, record)
+                          _undo, new_table, record)
 from .serve_view import public
 
 #: The phases the rules help lists, in the order a turn meets them (the Spirit cards' own

@@ -8,7 +8,8 @@ from typing import Any
 
 from . import _core
 from .plots import rank_bands
-from .serve_table import Table, TableError, _authors, top_in_words, undo_start
+from .serve_bots import top_in_words
+from .serve_table import Table, TableError, _authors, undo_start
 
 #: The solo ranks as the end table lists them: (lowest score or None, highest or None, rank),
 #: read from the core's table (R-SOLO-5).
