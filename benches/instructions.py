@@ -59,29 +59,26 @@ def build(tree: Path = ROOT) -> str:
     raise RuntimeError("cargo did not report the instructions benchmark binary")
 
 
-def count(binary: str, players: int, games: int, cards: int, spirit: int | None = None) -> tuple[int, int]:
-    """(instructions, decisions) of one run under callgrind."""
+def callgrind(binary: str, *args: object) -> tuple[int, str]:
+    """(instructions, stdout) of one run of the program under callgrind."""
     with tempfile.TemporaryDirectory() as tmp:
         out_file = os.path.join(tmp, "callgrind.out")
-        extra = [] if spirit is None else [str(spirit)]
-        run = subprocess.run(
-            ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out_file}", binary, str(players), str(games), str(cards), *extra],
-            check=True, capture_output=True, text=True,
-        )
-        decisions = int(re.search(r"decisions (\d+)", run.stdout).group(1))
-        text = Path(out_file).read_text()
-        total = re.search(r"^(?:summary|totals): (\d+)", text, re.M)
-        return int(total.group(1)), decisions
+        run = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out_file}", binary,
+                              *map(str, args)], check=True, capture_output=True, text=True)
+        total = re.search(r"^(?:summary|totals): (\d+)", Path(out_file).read_text(), re.M)
+        return int(total.group(1)), run.stdout
+
+
+def count(binary: str, players: int, games: int, cards: int, spirit: int | None = None) -> tuple[int, int]:
+    """(instructions, decisions) of one run under callgrind."""
+    total, out = callgrind(binary, players, games, cards, *([] if spirit is None else [spirit]))
+    return total, int(re.search(r"decisions (\d+)", out).group(1))
 
 
 def search_count(binary: str, seed: int, steps: int, cards: int, iterations: int) -> tuple[int, int]:
     """(instructions, legal actions) of the program building a position and searching it."""
-    with tempfile.TemporaryDirectory() as tmp:
-        out_file = os.path.join(tmp, "callgrind.out")
-        run = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out_file}", binary, "search",
-                              str(seed), str(steps), str(cards), str(iterations)], check=True, capture_output=True, text=True)
-        legal = int(re.search(r"legal (\d+)", run.stdout).group(1))
-        return int(re.search(r"^(?:summary|totals): (\d+)", Path(out_file).read_text(), re.M).group(1)), legal
+    total, out = callgrind(binary, "search", seed, steps, cards, iterations)
+    return total, int(re.search(r"legal (\d+)", out).group(1))
 
 
 def search_ratios(binary: str, iterations: int, deals: int) -> None:
@@ -105,16 +102,15 @@ def search_ratios(binary: str, iterations: int, deals: int) -> None:
               f"({min(ratios):.2f}-{max(ratios):.2f})")
 
 
-def plan_run(binary: str, seed: int, playouts: int, callgrind: bool) -> tuple[int, int, int, float]:
+def plan_run(binary: str, seed: int, playouts: int, grind: bool) -> tuple[int, int, int, float]:
     """(instructions or 0, playouts, moves, seconds) of the planner's work from deal ``seed``'s opening."""
-    with tempfile.TemporaryDirectory() as tmp:
-        out_file = os.path.join(tmp, "callgrind.out")
-        grind = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out_file}"] if callgrind else []
-        run = subprocess.run([*grind, binary, "plan", str(seed), str(playouts)], check=True, capture_output=True,
-                             text=True)
-        p, m, t = re.search(r"playouts (\d+) moves (\d+) seconds ([\d.]+)", run.stdout).groups()
-        total = int(re.search(r"^(?:summary|totals): (\d+)", Path(out_file).read_text(), re.M).group(1)) if callgrind else 0
-        return total, int(p), int(m), float(t)
+    if grind:
+        total, out = callgrind(binary, "plan", seed, playouts)
+    else:
+        total, out = 0, subprocess.run([binary, "plan", str(seed), str(playouts)], check=True, capture_output=True,
+                                       text=True).stdout
+    p, m, t = re.search(r"playouts (\d+) moves (\d+) seconds ([\d.]+)", out).groups()
+    return total, int(p), int(m), float(t)
 
 
 def plan_speed(binary: str, playouts: int, deals: int) -> None:
