@@ -269,21 +269,16 @@ fn following_the_kept_plan_reaches_its_score() {
     assert!(a.score() >= promised, "{} < {promised}", a.score());
 }
 
-/// The planner's mode on the toy: level-1 searches of 20, 400 playouts a decision, warm.
-fn follow_config() -> pimc::Config {
-    pimc::Config {
+#[test]
+fn follow_counts_every_plan_and_plays_a_whole_game_near_the_optimum() {
+    let cfg = pimc::Config {
         nested: Nested { level: 1, iterations: 20, ..Nested::default() },
         playouts: Some(400),
         time_limit: None,
         threads: 1,
         mode: Mode::Follow,
         warm: Some(true),
-    }
-}
-
-#[test]
-fn follow_counts_every_plan_and_plays_a_whole_game_near_the_optimum() {
-    let cfg = follow_config();
+    };
     for seed in [8, 9, 10] {
         let mut a = Assign::new(seed, true);
         let mut memory = Memory::default();
