@@ -129,19 +129,18 @@ def cmd_play(args: argparse.Namespace) -> int:
         _core.check_agents(agents, game.players, person)
     except ValueError as e:
         raise SystemExit(f"dragoncastle play: {e}") from None
-    if args.verbose or person:
-        # Played here rather than by `play` to say each move as it is made: every
-        # decision with -v; with a person at the table, each bot's (issue 46).
-        while not game.is_over:
-            seat = game.current_player
-            action = agents[seat].act(game)
-            if args.verbose:
-                print(f"turn {game.turn + 1:>3}  seat {seat}  {action}")
-            elif args.seats[seat] != "human":
-                print(f"seat {seat} ({args.seats[seat]}): {_core.Action(action)}", flush=True)
-            game.apply(action)
-    else:
-        play(game, agents)
+    turn = game.turn  # the turn of the next decision: the game's after the one before
+
+    def say(g: Any, seat: int, action: Any, seconds: float) -> None:
+        # Each move as it is made: every decision with -v; with a person at the table, each bot's (issue 46).
+        nonlocal turn
+        if args.verbose:
+            print(f"turn {turn + 1:>3}  seat {seat}  {action}")
+        elif args.seats[seat] != "human":
+            print(f"seat {seat} ({args.seats[seat]}): {_core.Action(action)}", flush=True)
+        turn = g.turn
+
+    play(game, agents, on_move=say if args.verbose or person else None)
     print(final_picture(game))
     print()
     for seat, (name, score) in enumerate(zip(args.seats, game.scores())):
@@ -191,7 +190,7 @@ def play_solo(agent: Any, game: Any, show: bool) -> None:
     (or with --progress), else a line every ten decisions."""
     moves, began = 0, time.monotonic()
     with progress_bar(None, show, unit=" move") as bar:
-        def moved(g: Any, action: Any, seconds: float) -> None:  # the player's decisions only
+        def moved(g: Any, seat: int, action: Any, seconds: float) -> None:  # the player's decisions only
             nonlocal moves
             moves += 1
             bar.set_postfix(score=g.scores()[0], refresh=False)

@@ -28,15 +28,15 @@ class GameResult:
 
 
 def play(game: Any, agents: Sequence[Agent | str], *, max_decisions: int = 100_000,
-         on_move: Callable[[Any, Any, float], Any] | None = None) -> GameResult:
+         on_move: Callable[[Any, int, Any, float], Any] | None = None) -> GameResult:
     """Play ``game`` to the end in place, seat ``i`` choosing with ``agents[i]``:
     an agent (anything with ``act``) or a built-in agent's spec text
     (``"greedy"``, ``"mcts:time=1"``). Built-in agents are checked against the
     table before the first move (a network made for solo games refuses rivals).
 
     Works with :class:`dragoncastle.Game` and with the reference engine's ``Game``.
-    ``on_move(game, action, seconds)``, if given, is called after each
-    decision is played (a progress line, a log).
+    ``on_move(game, seat, action, seconds)``, if given, is called after each
+    decision is played, with the seat that made it (a progress line, a log).
 
     >>> import dragoncastle as dc
     >>> from dragoncastle.agents import RandomAgent
@@ -64,10 +64,11 @@ def play(game: Any, agents: Sequence[Agent | str], *, max_decisions: int = 100_0
         if len(actions) >= max_decisions:
             raise RuntimeError(f"game did not end within {max_decisions} decisions")
         start = time.perf_counter()
-        action = agents[game.current_player].act(game)
+        seat = game.current_player
+        action = agents[seat].act(game)
         seconds.append(time.perf_counter() - start)
         game.apply(action)
         actions.append(action)
         if on_move is not None:
-            on_move(game, action, seconds[-1])
+            on_move(game, seat, action, seconds[-1])
     return GameResult(game.scores(), game.winners(), actions, seconds, game)
