@@ -14,6 +14,10 @@
 //! text) a `plan` spec plays with its bias under those weights instead of the
 //! tuned ones, by the same decision seeds (so `BIAS` set to the tuned weights
 //! plays the spec's own games); each line then records `bias`.
+//! With `SPIRITS=1` a `plan` spec plans with the Spirit cards' activations
+//! (its root not made [`_core::State::never_activate`]), by the same decision
+//! seeds; each line then records `spirits`
+//! (`docs/experiments/2026-12-05-planner-spirits.md`).
 
 use std::io::{BufRead, Write};
 use std::sync::atomic::AtomicBool;
@@ -37,22 +41,23 @@ fn main() {
     let (from, to): (u64, u64) = (from.parse().unwrap(), to.parse().unwrap());
     let bias: Option<&'static Weights> =
         std::env::var("BIAS").ok().map(|t| &*Box::leak(Box::new(t.parse::<Weights>().unwrap_or_else(|e| panic!("BIAS: {e}")))));
-    let plan = match (bias, AgentSpec::parse(spec)) {
-        (Some(_), Ok(AgentSpec::Plan(config))) => Some(config),
-        (Some(_), _) => panic!("BIAS needs a plan spec"),
-        (None, _) => None,
+    let spirits = std::env::var("SPIRITS").is_ok_and(|v| v == "1");
+    let plan = match (bias.is_some() || spirits, AgentSpec::parse(spec)) {
+        (true, Ok(AgentSpec::Plan(config))) => Some(config),
+        (true, _) => panic!("BIAS and SPIRITS need a plan spec"),
+        (false, _) => None,
     };
     let bias_text = bias.map(|w| w.to_string());
-    let done = done(out, spec, cards, bias_text.as_deref());
+    let done = done(out, spec, cards, bias_text.as_deref(), spirits);
     let stop = AtomicBool::new(false);
     for seed in (from..to).filter(|s| !done.contains(s)) {
         let mut setup = Setup::new(1, seed);
         if cards {
             setup = setup.with_cards(Cards::Draw(1), Cards::Draw(1));
         }
-        let (score, decisions, seconds) = match (bias, &plan) {
-            (Some(w), Some(config)) => play_with_bias(&setup, config, w),
-            _ => {
+        let (score, decisions, seconds) = match &plan {
+            Some(config) => play_planner(&setup, config, bias.unwrap_or(&Weights::TUNED), spirits),
+            None => {
                 let g = play_game(std::slice::from_ref(&agent), &setup, &stop, 0).unwrap_or_else(|e| panic!("{spec}: {e}"));
                 (g.scores[0], g.decisions[0], g.seconds[0])
             }
@@ -63,30 +68,36 @@ fn main() {
         if let Some(b) = &bias_text {
             line["bias"] = b.as_str().into();
         }
+        if spirits {
+            line["spirits"] = true.into();
+        }
         let mut f = std::fs::OpenOptions::new().create(true).append(true).open(out).expect("cannot open the output");
         writeln!(f, "{line}").expect("cannot write the output");
         eprintln!("{spec} seed {seed}: {score} ({seconds:.1} s)");
     }
 }
 
-/// Deals already in `out` for `spec`, `cards` and the bias (`None`: the spec's own).
-fn done(out: &str, spec: &str, cards: bool, bias: Option<&str>) -> std::collections::HashSet<u64> {
+/// Deals already in `out` for `spec`, `cards`, the bias (`None`: the spec's own) and `spirits`.
+fn done(out: &str, spec: &str, cards: bool, bias: Option<&str>, spirits: bool) -> std::collections::HashSet<u64> {
     let Ok(f) = std::fs::File::open(out) else { return Default::default() };
     let bias: serde_json::Value = bias.into();
     std::io::BufReader::new(f)
         .lines()
         .map_while(Result::ok)
         .filter_map(|l| serde_json::from_str::<serde_json::Value>(&l).ok())
-        .filter(|v| v["spec"] == spec && v["cards"] == cards && v["bias"] == bias)
+        .filter(|v| v["spec"] == spec && v["cards"] == cards && v["bias"] == bias && v["spirits"].as_bool().unwrap_or(false) == spirits)
         .filter_map(|v| v["seed"].as_u64())
         .collect()
 }
 
 /// One game of the planner with its bias under `w`, by the decision seeds of
-/// `arena::play_game` for seat 0: (score, decisions, seconds).
-fn play_with_bias(setup: &Setup, config: &pimc::Config, w: &'static Weights) -> (i32, u32, f64) {
+/// `arena::play_game` for seat 0, planning with the Spirits' activations if
+/// `spirits` (else as the `plan` agent plays): (score, decisions, seconds).
+fn play_planner(setup: &Setup, config: &pimc::Config, w: &'static Weights, spirits: bool) -> (i32, u32, f64) {
     let mut s = setup.state().expect("a solo deal");
-    s.never_activate();
+    if !spirits {
+        s.never_activate();
+    }
     let mut memory = Memory::default();
     let (started, mut decisions) = (std::time::Instant::now(), 0u32);
     while !s.is_over() {

@@ -260,21 +260,27 @@ fn pick(s: &State, rng: &mut SplitMix64, w: &Weights, spirits: bool) -> Option<A
 }
 
 /// The values the rollout policy ([`choose_without_spirits`]) compares, one
-/// per move of `moves` (legal in `s`), into `out`: a planner's bias. A move
-/// that policy never plays (an optional Spirit activation) gets `None`.
+/// per move of `moves` (legal in `s`), into `out`: a planner's bias. An
+/// optional Spirit activation, which that policy never plays, is valued one
+/// decision ahead like a placement: its payment made, its effect still to
+/// come, no price taken (the planner sets its own).
 ///
 /// ```
-/// use _core::agents::heuristic::{move_values_without_spirits, Weights};
+/// use _core::agents::heuristic::{move_values, Weights};
 /// let s = _core::Setup::new(1, 7).state().unwrap();
 /// let moves = s.legal_actions();
 /// let mut values = vec![None; moves.len()];
-/// move_values_without_spirits(&s, &moves, &Weights::TUNED, &mut values);
+/// move_values(&s, &moves, &Weights::TUNED, &mut values);
 /// assert!(values.iter().all(|v| v.is_some()));
 /// ```
-pub fn move_values_without_spirits(s: &State, moves: &[Action], w: &Weights, out: &mut [Option<f64>]) {
+pub fn move_values(s: &State, moves: &[Action], w: &Weights, out: &mut [Option<f64>]) {
     let valuer = Valuer::new(s, w, false);
     for (o, &a) in out.iter_mut().zip(moves) {
-        *o = valuer.of(a);
+        *o = match a {
+            // Played out (`effect_value`) it would cost a greedy game per payment.
+            Action::Spirit { .. } => Some(move_value(s, a, w)),
+            _ => valuer.of(a),
+        };
     }
 }
 

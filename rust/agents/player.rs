@@ -234,7 +234,8 @@ impl<E: Explore> Player<E> {
             Agent::Dragon => (s.dragon_action(), Stats::None),
             Agent::Plan { config } => {
                 let mut root = *s;
-                // The planner never activates a Spirit (`crate::eval::plan`).
+                // The planner never activates a Spirit: planning with them was
+                // not stronger at equal time (`crate::eval::plan`).
                 root.never_activate();
                 let d = pimc::decide(&root, config, rng.next_u64(), &mut self.plan, stop);
                 (d.best, Stats::Plan(d))
