@@ -154,7 +154,7 @@ fn in_effect(s: &State) -> bool {
 /// What an activation costs beyond what the position value sees: a paid tile
 /// or Shrine was worth more than the value's weights say (a tile is a future
 /// set, a Shrine future points). Measured on greedy solo games (`docs/agents.md`).
-const SPIRIT_PRICE: f64 = 1.0;
+pub(crate) const SPIRIT_PRICE: f64 = 1.0;
 
 /// A decision point where a Spirit's effect is over and play is back to the
 /// turn's regular choices.
