@@ -18,6 +18,11 @@
 //! (its root not made [`_core::State::never_activate`]), by the same decision
 //! seeds; each line then records `spirits`
 //! (`docs/experiments/2026-12-05-planner-spirits.md`).
+//! With `POLICY_OUT=FILE` a `plan` spec's games append the shared policy
+//! after decisions 5, 15, 25, … to `FILE`; with `PRIOR=FILE` (made from those
+//! by `benches/plan_prior.py`) each game starts from that policy instead of
+//! zero (`docs/experiments/2026-12-05-planner-prior.md`). Neither is recorded
+//! in the lines: give such runs an output file of their own.
 
 use std::io::{BufRead, Write};
 use std::sync::atomic::AtomicBool;
@@ -42,9 +47,10 @@ fn main() {
     let bias: Option<&'static Weights> =
         std::env::var("BIAS").ok().map(|t| &*Box::leak(Box::new(t.parse::<Weights>().unwrap_or_else(|e| panic!("BIAS: {e}")))));
     let spirits = std::env::var("SPIRITS").is_ok_and(|v| v == "1");
-    let plan = match (bias.is_some() || spirits, AgentSpec::parse(spec)) {
+    let experiment = bias.is_some() || spirits || std::env::var("PRIOR").is_ok() || std::env::var("POLICY_OUT").is_ok();
+    let plan = match (experiment, AgentSpec::parse(spec)) {
         (true, Ok(AgentSpec::Plan(config))) => Some(config),
-        (true, _) => panic!("BIAS and SPIRITS need a plan spec"),
+        (true, _) => panic!("BIAS, SPIRITS, PRIOR and POLICY_OUT need a plan spec"),
         (false, _) => None,
     };
     let bias_text = bias.map(|w| w.to_string());
@@ -99,12 +105,35 @@ fn play_planner(setup: &Setup, config: &pimc::Config, w: &'static Weights, spiri
         s.never_activate();
     }
     let mut memory = Memory::default();
+    if let Ok(path) = std::env::var("PRIOR") {
+        memory.policy = Some(read_prior(&path));
+    }
+    let out = std::env::var("POLICY_OUT").ok();
     let (started, mut decisions) = (std::time::Instant::now(), 0u32);
     while !s.is_over() {
         let mut rng = decision_rng(setup.seed, 0, decisions);
         let d = pimc::decide(&WithBias { state: s, weights: w }, config, rng.next_u64(), &mut memory, None);
         s.apply_unchecked(d.best.expect("a move while the game runs"));
         decisions += 1;
+        if let (Some(out), Some(p)) = (&out, &memory.policy) {
+            if decisions % 10 == 5 {
+                let sparse: Vec<(usize, f32)> = p.iter().enumerate().filter(|(_, &w)| w != 0.0).map(|(c, &w)| (c, w)).collect();
+                let mut f = std::fs::OpenOptions::new().create(true).append(true).open(out).unwrap();
+                writeln!(f, "{}", serde_json::json!({"seed": setup.seed, "decision": decisions, "policy": sparse})).unwrap();
+            }
+        }
     }
     (s.score(0), decisions, started.elapsed().as_secs_f64())
+}
+
+/// A starting policy: `{"scale": s, "policy": [[code, w], ...]}`, dense, each weight times `s`.
+fn read_prior(path: &str) -> Vec<f32> {
+    use _core::plan::PlanGame;
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).expect("PRIOR")).expect("PRIOR json");
+    let scale = v["scale"].as_f64().unwrap_or(1.0) as f32;
+    let mut p = vec![0.0f32; <_core::State as PlanGame>::NUM_CODES];
+    for e in v["policy"].as_array().expect("policy") {
+        p[e[0].as_u64().unwrap() as usize] = e[1].as_f64().unwrap() as f32 * scale;
+    }
+    p
 }
