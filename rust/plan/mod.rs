@@ -119,7 +119,8 @@ impl<M> Default for Sequence<M> {
 }
 
 impl<M: Copy> Sequence<M> {
-    fn clear(&mut self) {
+    /// Forget the moves and the score (the capacity stays).
+    pub fn clear(&mut self) {
         self.moves.clear();
         self.steps.clear();
         self.codes.clear();
@@ -137,6 +138,21 @@ impl<M: Copy> Sequence<M> {
     /// The first move of the sequence, if any.
     pub fn first(&self) -> Option<M> {
         self.moves.first().copied()
+    }
+    /// One decision played outside a [`Planner`] (the search's adapted
+    /// rollouts, `crate::eval::adapted`): draw one of `moves` with
+    /// probability `softmax(policy[code] + bias)`, record it for [`adapt`]
+    /// and return it. `codes` and `biases` are the moves'
+    /// ([`PlanGame::codes_and_biases`], the biases over the temperature:
+    /// [`scale_biases`]).
+    pub fn draw_step(&mut self, moves: &[M], codes: &[u32], biases: &[f64], policy: &[f32], scratch: &mut Vec<f64>, rng: &mut SplitMix64) -> M {
+        let c = draw(policy, codes, biases, scratch, rng);
+        let start = self.codes.len() as u32;
+        self.codes.extend_from_slice(codes);
+        self.biases.extend_from_slice(biases);
+        self.steps.push((start, moves.len() as u32, c as u32));
+        self.moves.push(moves[c]);
+        moves[c]
     }
 }
 
@@ -314,7 +330,7 @@ impl<G: PlanGame> Planner<G> {
 /// Biases over the temperature: `inv_t` is `1 / τ`, 0 for plain NRPA (a
 /// move never to play stays `-inf`).
 #[inline]
-fn scale_biases(biases: &mut [f64], inv_t: f64) {
+pub fn scale_biases(biases: &mut [f64], inv_t: f64) {
     for b in biases {
         if b.is_finite() {
             *b *= inv_t;
