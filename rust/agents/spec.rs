@@ -309,7 +309,8 @@ impl AgentSpec {
 impl MctsSpec {
     /// The rollout evaluation the settings name.
     pub fn rollout_eval(&self) -> RolloutEval {
-        // The table checked the name and the range, so the parse cannot fail.
+        // The table checked the name and the range, so the parse fails only for
+        // `ppa`, which `load` builds as an `AdaptedEval` before asking for this.
         let rollout = Rollout::parse(self.policy, self.epsilon as f32).unwrap_or(RolloutEval::default().rollout);
         RolloutEval { rollout, ..self.rollout }
     }

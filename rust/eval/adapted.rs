@@ -34,10 +34,8 @@ use crate::search::{EvalError, Evaluator, MAX_SEATS};
 use crate::state::State;
 
 /// The adaptation step α and the bias's temperature τ, screened with two
-/// players against the default search at equal cost
-/// (`docs/experiments/2026-12-05-adapted-rollouts.md`): a colder softmax than
-/// the solo planner's τ = 0.25 (at 0.25 or 0.15 it lost two games in three;
-/// 0.05 lost too), α 0.5 to 1 alike, 2 weaker.
+/// players against the default search
+/// (`docs/experiments/2026-12-05-adapted-rollouts.md`).
 pub const ALPHA: f64 = 0.5;
 /// See [`ALPHA`].
 pub const TEMPERATURE: f64 = 0.1;
@@ -45,7 +43,9 @@ pub const TEMPERATURE: f64 = 0.1;
 /// The adapted rollout evaluator: a [`Reward`] and the adaptation's step α
 /// and temperature τ ([`ALPHA`], [`TEMPERATURE`]). Its policies
 /// are one search's working memory: a clone starts with none, and one
-/// evaluator serves one search at a time (its rollouts take turns).
+/// evaluator serves one search on one thread. Root-parallel trees
+/// (`threads > 1`) would share and mix its policies and take turns at its
+/// lock, so the agent spec refuses `rollout=ppa` with more than one thread.
 #[derive(Debug)]
 pub struct AdaptedEval {
     /// How a finished game is turned into one utility per seat.
@@ -114,8 +114,7 @@ impl AdaptedEval {
 
 /// The seats whose rollout is adapted toward: with rivals, the winners
 /// (the game's returns, ties broken as R-END-3 says, a tie that stands
-/// shared; adapting each seat toward its rollouts at least as good as its
-/// mean margin was weaker); solo, the player when it scored at least the
+/// shared); solo, the player when it scored at least the
 /// mean of the search's rollouts so far.
 fn winners(s: &State, w: &mut Work) -> impl Iterator<Item = usize> {
     let returns = s.returns();
