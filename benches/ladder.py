@@ -1,14 +1,22 @@
 #!/usr/bin/env python3
-"""The rating ladder published in docs/results.md ("The rating ladder"):
+"""The rating ladders published in docs/results.md ("The rating ladder"):
 
-    python3 benches/ladder.py                  # about 3 hours on 2 cores
-    python3 benches/ladder.py --plot docs/ladder.png
+    python3 benches/ladder.py --clock --plot docs/ladder.png    # about 70 minutes on 2 cores
+    python3 benches/ladder.py --plot docs/ladder-iterations.png # about 3 hours on 2 cores
 
-Random, greedy and the rollout search at 100 to 10,000 iterations per
-decision, 2 players, seats rotated, 100 games per pair from seed 0 (group g
-on seeds from g * 100), except the two costliest pairs (1,000 and 3,000
-iterations against 10,000), sampled with 24 games on the same seeds; then
-50 solo games per agent from seed 0 for the solo means.
+``--clock``: equal time by the clock. Greedy, the default search and the
+search with adapted rollouts (``rollout=ppa``) at 0.1 s and at 1 s per
+decision, 2 players, seats rotated, one game at a time per core, 20 games
+per pair from seed 60000 (group g on seeds from 60000 + g * 20), except the
+pairs of a 1-second agent with a weaker one, sampled with 10 games on the same
+seeds. Run it on an otherwise idle machine: a time budget buys fewer
+iterations on a loaded one.
+
+Without ``--clock``: equal iterations. Random, greedy and the rollout search
+at 100 to 10,000 iterations per decision, 100 games per pair from seed 0
+(group g on seeds from g * 100), except the two costliest pairs (1,000 and
+3,000 iterations against 10,000), sampled with 24 games on the same seeds;
+then 50 solo games per agent from seed 0 for the solo means.
 """
 
 from __future__ import annotations
@@ -18,19 +26,36 @@ import sys
 
 import dragoncastle as dc
 
-AGENTS = ["random", "greedy", "mcts:iterations=100", "mcts:iterations=300", "mcts:iterations=1000",
-          "mcts:iterations=3000", "mcts:iterations=10000"]
-SAMPLED = {("mcts:iterations=1000", "mcts:iterations=10000"): 24, ("mcts:iterations=3000", "mcts:iterations=10000"): 24}
+ITERATIONS = ["random", "greedy", "mcts:iterations=100", "mcts:iterations=300", "mcts:iterations=1000",
+              "mcts:iterations=3000", "mcts:iterations=10000"]
+ITERATIONS_SAMPLED = {("mcts:iterations=1000", "mcts:iterations=10000"): 24,
+                      ("mcts:iterations=3000", "mcts:iterations=10000"): 24}
+
+CLOCK = ["greedy", "mcts:time=0.1", "mcts:time=0.1,rollout=ppa", "mcts:time=1", "mcts:time=1,rollout=ppa"]
+ONE_SECOND = CLOCK[3:]
+CLOCK_SAMPLED = {(weaker, strong): 10 for strong in ONE_SECOND for weaker in CLOCK[:3]}
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--clock", action="store_true", help="the equal-time ladder (default: equal iterations)")
     ap.add_argument("--threads", type=int, default=None)
     ap.add_argument("--plot", metavar="FILE.png")
+    ap.add_argument("--record", metavar="FILE.jsonl", help="write every game, group by group")
     args = ap.parse_args()
-    result = dc.ladder(AGENTS, 100, players=2, seed=0, threads=args.threads, solo_games=50, games_for=SAMPLED,
-                       progress=lambda group: print(group, file=sys.stderr, flush=True))
+    progress = lambda group: print(group, file=sys.stderr, flush=True)  # noqa: E731
+    if args.clock:
+        result = dc.ladder(CLOCK, 20, players=2, seed=60000, threads=args.threads, games_for=CLOCK_SAMPLED,
+                           progress=progress)
+    else:
+        result = dc.ladder(ITERATIONS, 100, players=2, seed=0, threads=args.threads, solo_games=50,
+                           games_for=ITERATIONS_SAMPLED, progress=progress)
+    for run in result.runs:
+        print(run.table(), end="\n\n")
     print(result.table())
+    if args.record:
+        with open(args.record, "w") as f:
+            f.writelines(line + "\n" for run in result.runs for line in run.records())
     if args.plot:
         result.plot(args.plot)
     return 0
