@@ -211,8 +211,7 @@ class MCTSAgent(_Builtin):
     with their ranges): ``exploration`` (UCT constant; default 0.5 with
     ``reward="win"``, 0.05 with ``"margin"`` and in solo), ``reward``
     (``"win"`` or ``"margin"``; solo always maximises the score / 100),
-    ``rollout`` (``"tuned"``, ``"greedy"``, ``"random"``, or ``"ppa"``: policies
-    that adapt toward the winners' moves during a search), ``epsilon``
+    ``rollout`` (``"tuned"``, ``"greedy"`` or ``"random"``), ``epsilon``
     (random actions in heuristic rollouts), ``rollout_depth`` (cut rollouts
     after so many decisions and evaluate), ``widening`` (progressive
     widening constant, default 1; ``None`` expands every legal action),

@@ -131,7 +131,7 @@ impl Agent<LeafEval> {
     pub fn check_players(&self, players: usize) -> Result<(), String> {
         self.check_players_with(players, |eval| match eval {
             LeafEval::Network(n) => n.check_players(players),
-            LeafEval::Rollout(_) | LeafEval::Adapted(_) => Ok(()),
+            LeafEval::Rollout(_) => Ok(()),
         })
     }
 }

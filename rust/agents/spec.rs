@@ -9,7 +9,6 @@ use std::sync::Arc;
 pub use super::player::{decision_rng, Agent};
 use super::settings::{self, Kind, Setting, Value};
 use crate::error::Error;
-use crate::eval::adapted::AdaptedEval;
 use crate::eval::network::{Network, NetworkEval};
 use crate::eval::{LeafEval, Reward, Rollout, RolloutEval};
 use crate::limits::{MAX_THREADS, MAX_TIME_LIMIT};
@@ -134,7 +133,7 @@ const POSITIVE: Kind = Kind::Number { min: 0.0, max: f64::MAX, open: true };
 const NON_NEGATIVE: Kind = Kind::Number { min: 0.0, max: f64::MAX, open: false };
 const UNIT: Kind = Kind::Number { min: 0.0, max: 1.0, open: false };
 const REWARDS: &[&str] = &["win", "margin"];
-const ROLLOUTS: &[&str] = &["tuned", "greedy", "random", "ppa"];
+const ROLLOUTS: &[&str] = &["tuned", "greedy", "random"];
 const MODES: &[&str] = &["follow", "mean", "oracle"];
 
 /// The settings of `mcts` (`docs/search.md` says what each does).
@@ -144,7 +143,7 @@ pub const MCTS: &[Setting<MctsSpec>] = &[
     Setting { name: "threads", aliases: &[], kind: THREADS, optional: false, help: "root-parallel trees sharing the iterations", get: |m| Value::Whole(m.config.threads as u64), set: |m, v| m.config.threads = whole(v).unwrap_or(1) as usize },
     Setting { name: "c", aliases: &["exploration"], kind: NON_NEGATIVE, optional: true, help: "the exploration constant (none: 0.5 with win, 0.05 with margin and in solo, 1 with a network's priors)", get: |m| opt_num(m.exploration), set: |m, v| m.exploration = num(v) },
     Setting { name: "reward", aliases: &[], kind: Kind::Choice(REWARDS), optional: false, help: "what a rollout's end is worth: a win, or the score margin (solo: the score)", get: |m| Value::Text(m.rollout.reward.name().into()), set: |m, v| m.rollout.reward = if choice(REWARDS, v) == "margin" { Reward::Margin } else { Reward::Win } },
-    Setting { name: "rollout", aliases: &[], kind: Kind::Choice(ROLLOUTS), optional: false, help: "the rollout policy (ppa: policies that adapt toward the winners' moves during a search)", get: |m| Value::Text(m.policy.into()), set: |m, v| m.policy = choice(ROLLOUTS, v) },
+    Setting { name: "rollout", aliases: &[], kind: Kind::Choice(ROLLOUTS), optional: false, help: "the rollout policy", get: |m| Value::Text(m.policy.into()), set: |m, v| m.policy = choice(ROLLOUTS, v) },
     Setting { name: "epsilon", aliases: &[], kind: UNIT, optional: false, help: "share of random actions in heuristic rollouts", get: |m| Value::Number(m.epsilon), set: |m, v| m.epsilon = num(v).unwrap_or(0.0) },
     Setting { name: "depth", aliases: &["rollout_depth"], kind: Kind::Whole { min: 0, max: u32::MAX as u64 }, optional: true, help: "cut rollouts after so many decisions and value the position (none: play to the end)", get: |m| opt_whole(m.rollout.depth.map(u64::from)), set: |m, v| m.rollout.depth = whole(v).map(|d| d as u32) },
     Setting { name: "reuse", aliases: &["reuse_tree"], kind: Kind::Flag, optional: false, help: "keep the tree between the agent's moves", get: |m| Value::Flag(m.reuse), set: |m, v| m.reuse = flag(v) },
@@ -251,7 +250,6 @@ impl AgentSpec {
                         let net = load_model(path).map_err(|e| Error::Setup(format!("agent spec \"{self}\": {e}")))?;
                         LeafEval::Network(NetworkEval::new(Arc::new(net), roll, m.priors, m.rollout_weight, m.cutoff))
                     }
-                    None if m.policy == "ppa" => LeafEval::Adapted(AdaptedEval::new(m.rollout.reward)),
                     None => LeafEval::Rollout(roll),
                 };
                 let c = m.config;
@@ -309,8 +307,7 @@ impl AgentSpec {
 impl MctsSpec {
     /// The rollout evaluation the settings name.
     pub fn rollout_eval(&self) -> RolloutEval {
-        // The table checked the name and the range, so the parse fails only for
-        // `ppa`, which `load` builds as an `AdaptedEval` before asking for this.
+        // The table checked the name and the range, so the parse cannot fail.
         let rollout = Rollout::parse(self.policy, self.epsilon as f32).unwrap_or(RolloutEval::default().rollout);
         RolloutEval { rollout, ..self.rollout }
     }
@@ -340,11 +337,8 @@ impl<S> Check for Setting<S> {
 
 /// The checks across settings of `mcts` (each setting's own range is the table's).
 fn check_mcts(m: &MctsSpec, guided: bool) -> Result<(), String> {
-    if matches!(m.policy, "random" | "ppa") && m.epsilon != 0.0 {
-        return Err(format!("epsilon applies to heuristic rollouts (tuned, greedy), not {}", m.policy));
-    }
-    if m.policy == "ppa" && (m.model.is_some() || guided || m.rollout.depth.is_some() || m.config.threads > 1) {
-        return Err("rollout=ppa adapts one policy per seat within a search: it plays to the end, on one thread, without a model".into());
+    if m.policy == "random" && m.epsilon != 0.0 {
+        return Err("epsilon applies to heuristic rollouts (tuned, greedy), not random".into());
     }
     if m.model.is_none() && (m.priors == Some(false) || m.cutoff.is_some() || (!guided && m.rollout_weight.is_some_and(|w| w != 0.0))) {
         return Err(if guided { "priors and cutoff need a model" } else { "rollout_weight, priors and cutoff need a model" }.into());

@@ -83,13 +83,6 @@ impl<G: Evaluator<State>> Evaluator<State> for Guided<G> {
             Guided::Mixed(m) => m.batch_size(),
         }
     }
-    fn begin(&self) {
-        match self {
-            Guided::Leaf(l) => l.begin(),
-            Guided::Guide(g) => g.begin(),
-            Guided::Mixed(m) => m.begin(),
-        }
-    }
     fn evaluate(&self, leaves: &mut [State], rng: &mut SplitMix64, values: &mut [[f64; MAX_SEATS]], priors: &mut [f32]) -> Result<(), EvalError> {
         match self {
             Guided::Leaf(l) => l.evaluate(leaves, rng, values, priors),

@@ -4,7 +4,6 @@
 //! ([`rollout::RolloutEval`]) and a trained network
 //! ([`network::NetworkEval`], on the [`features`] of the compact observation).
 
-pub mod adapted;
 pub mod features;
 pub mod guided;
 pub mod network;
@@ -29,15 +28,12 @@ pub enum LeafEval {
     Rollout(RolloutEval),
     /// A trained network's values and, when asked, its priors.
     Network(NetworkEval),
-    /// Rollouts whose policies adapt toward the winners' moves during a search.
-    Adapted(adapted::AdaptedEval),
 }
 
 impl PartialEq for LeafEval {
     fn eq(&self, other: &Self) -> bool {
         match (self, other) {
             (LeafEval::Rollout(a), LeafEval::Rollout(b)) => a == b,
-            (LeafEval::Adapted(a), LeafEval::Adapted(b)) => a == b,
             (LeafEval::Network(a), LeafEval::Network(b)) => {
                 std::sync::Arc::ptr_eq(&a.net, &b.net) && a.rollout == b.rollout && a.rollout_weight == b.rollout_weight && a.priors == b.priors && a.cutoff == b.cutoff
             }
@@ -56,7 +52,6 @@ impl LeafEval {
     pub fn default_exploration(&self, solo: bool) -> f64 {
         match self {
             LeafEval::Rollout(r) => default_exploration(solo, r.reward),
-            LeafEval::Adapted(a) => default_exploration(solo, a.reward),
             // Without priors the network's values take the rollout's place in UCB1.
             LeafEval::Network(n) if !n.priors => default_exploration(solo, Reward::Win),
             LeafEval::Network(_) if solo => NETWORK_EXPLORATION.0,
@@ -68,26 +63,19 @@ impl LeafEval {
 impl Evaluator<State> for LeafEval {
     fn gives_priors(&self) -> bool {
         match self {
-            LeafEval::Rollout(_) | LeafEval::Adapted(_) => false,
+            LeafEval::Rollout(_) => false,
             LeafEval::Network(n) => n.priors,
-        }
-    }
-    fn begin(&self) {
-        if let LeafEval::Adapted(a) = self {
-            a.begin();
         }
     }
     fn evaluate(&self, leaves: &mut [State], rng: &mut SplitMix64, values: &mut [[f64; MAX_SEATS]], priors: &mut [f32]) -> Result<(), EvalError> {
         match self {
             LeafEval::Rollout(r) => r.evaluate(leaves, rng, values, priors),
-            LeafEval::Adapted(a) => a.evaluate(leaves, rng, values, priors),
             LeafEval::Network(n) => n.evaluate(leaves, rng, values, priors),
         }
     }
     fn terminal(&self, s: &State, out: &mut [f64; MAX_SEATS]) {
         match self {
             LeafEval::Rollout(r) => r.terminal(s, out),
-            LeafEval::Adapted(a) => a.terminal(s, out),
             LeafEval::Network(n) => n.terminal(s, out),
         }
     }
@@ -95,7 +83,6 @@ impl Evaluator<State> for LeafEval {
     fn order(&self, s: &State, m: Action) -> f64 {
         match self {
             LeafEval::Rollout(r) => r.order(s, m),
-            LeafEval::Adapted(a) => a.order(s, m),
             LeafEval::Network(n) => n.order(s, m),
         }
     }

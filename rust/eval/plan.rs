@@ -95,7 +95,7 @@ impl PlanGame for WithBias {
 
 /// Each move's code (its phase, action id and the tile it concerns) and its
 /// bias (the rollout policy's value of it under `w`).
-pub(crate) fn codes_and_biases(s: &State, w: &Weights, moves: &[Action], codes: &mut [u32], biases: &mut [f64]) {
+fn codes_and_biases(s: &State, w: &Weights, moves: &[Action], codes: &mut [u32], biases: &mut [f64]) {
     let phase = match s.phase() {
         Phase::Action => 0,
         Phase::Complete => 1,

@@ -20,7 +20,8 @@ mod toy;
 
 use crate::rng::SplitMix64;
 use memo::{Memo, Path};
-pub use policy::{adapt, scale_biases};
+pub use policy::adapt;
+use policy::scale_biases;
 use policy::draw;
 #[cfg(test)]
 use policy::exp_to_zero;
@@ -124,8 +125,7 @@ impl<M> Default for Sequence<M> {
 }
 
 impl<M: Copy> Sequence<M> {
-    /// Forget the moves and the score (the capacity stays).
-    pub fn clear(&mut self) {
+    fn clear(&mut self) {
         self.moves.clear();
         self.steps.clear();
         self.codes.clear();
@@ -143,21 +143,6 @@ impl<M: Copy> Sequence<M> {
     /// The first move of the sequence, if any.
     pub fn first(&self) -> Option<M> {
         self.moves.first().copied()
-    }
-    /// One decision played outside a [`Planner`] (the search's adapted
-    /// rollouts, `crate::eval::adapted`): draw one of `moves` with
-    /// probability `softmax(policy[code] + bias)`, record it for [`adapt`]
-    /// and return it. `codes` and `biases` are the moves'
-    /// ([`PlanGame::codes_and_biases`], the biases over the temperature:
-    /// [`scale_biases`]).
-    pub fn draw_step(&mut self, moves: &[M], codes: &[u32], biases: &[f64], policy: &[f32], scratch: &mut Vec<f64>, rng: &mut SplitMix64) -> M {
-        let c = draw(policy, codes, biases, scratch, rng);
-        let start = self.codes.len() as u32;
-        self.codes.extend_from_slice(codes);
-        self.biases.extend_from_slice(biases);
-        self.steps.push((start, moves.len() as u32, c as u32));
-        self.moves.push(moves[c]);
-        moves[c]
     }
 }
 

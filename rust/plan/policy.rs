@@ -1,7 +1,6 @@
 //! The planner's policy: a softmax over a weight per move code plus the
 //! move's bias, drawn from, and adapted toward a sequence (GNRPA's step).
-//! The nested searches ([`super::Planner`]) and the search's adapted
-//! rollouts (`crate::eval::adapted`) share it.
+//! The nested searches ([`super::Planner`]) play it.
 
 use super::Sequence;
 use crate::rng::SplitMix64;
@@ -9,7 +8,7 @@ use crate::rng::SplitMix64;
 /// Biases over the temperature: `inv_t` is `1 / τ`, 0 for plain NRPA (a
 /// move never to play stays `-inf`).
 #[inline]
-pub fn scale_biases(biases: &mut [f64], inv_t: f64) {
+pub(super) fn scale_biases(biases: &mut [f64], inv_t: f64) {
     for b in biases {
         if b.is_finite() {
             *b *= inv_t;

@@ -75,10 +75,6 @@ pub trait Evaluator<G: SearchGame>: Send + Sync {
     fn batch_size(&self) -> usize {
         1
     }
-    /// A search begins: an evaluator that learns within one search
-    /// (`crate::eval::adapted`) starts afresh here. Called once per search,
-    /// before its first leaf.
-    fn begin(&self) {}
     /// Evaluate unfinished leaves: write `values[i]` (one utility per seat,
     /// in `[0, 1]`) and, with priors, `priors[i * G::NUM_MOVES + move_index(m)]`
     /// for the legal moves `m` of leaf `i` (the rest is ignored; the search
@@ -103,9 +99,6 @@ impl<G: SearchGame, E: Evaluator<G> + ?Sized> Evaluator<G> for std::sync::Arc<E>
     }
     fn batch_size(&self) -> usize {
         (**self).batch_size()
-    }
-    fn begin(&self) {
-        (**self).begin()
     }
     fn evaluate(&self, leaves: &mut [G], rng: &mut SplitMix64, values: &mut [[f64; MAX_SEATS]], priors: &mut [f32]) -> Result<(), EvalError> {
         (**self).evaluate(leaves, rng, values, priors)
@@ -137,10 +130,6 @@ impl<G: SearchGame, A: Evaluator<G>, B: Evaluator<G>> Evaluator<G> for Mixed<A, 
     }
     fn batch_size(&self) -> usize {
         self.guide.batch_size()
-    }
-    fn begin(&self) {
-        self.guide.begin();
-        self.rollout.begin();
     }
     fn evaluate(&self, leaves: &mut [G], rng: &mut SplitMix64, values: &mut [[f64; MAX_SEATS]], priors: &mut [f32]) -> Result<(), EvalError> {
         self.guide.evaluate(&mut leaves.to_vec(), rng, values, priors)?;

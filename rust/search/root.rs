@@ -53,7 +53,6 @@ pub fn search_until<G: SearchGame, E: Evaluator<G>>(
         // A forced move is not searched; a kept tree stays for the next search.
         return Ok((r, reuse));
     }
-    eval.begin();
     let observer = root.seat_to_move();
     let threads = cfg.threads.max(1);
     let total = cfg.iterations.unwrap_or(u64::MAX);
