@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The rating ladders published in docs/results.md ("The rating ladder"):
+"""The rating ladders of docs/results.md ("The rating ladder") and its logs:
 
     python3 benches/ladder.py --plot docs/ladder.png    # about 3 hours on 2 cores
     python3 benches/ladder.py --clock                   # about 15 minutes on 2 cores
@@ -8,10 +8,11 @@
 and at 1 s per decision, 2 players, seats rotated, one game at a time per
 core, 20 games per pair from seed 60000 (group g on seeds from 60000 + g * 20),
 except the pairs of a 1-second agent with a weaker one, sampled with 10 games
-on the same seeds. The agents a new bot is rated against at equal time (add
-it to ``CLOCK``); the run with adapted rollouts is
-docs/experiments/2026-12-05-equal-time-ladder.md. Run it on an otherwise idle
-machine: a time budget buys fewer iterations on a loaded one.
+on the same seeds. The agents a new bot is rated against at equal time: add
+it to ``CLOCK`` (the groups, and so their seeds, follow the list's order);
+the run with adapted rollouts is docs/experiments/2026-12-05-equal-time-ladder.md.
+Run it on an otherwise idle machine: a time budget buys fewer iterations on a
+loaded one.
 
 Without ``--clock``: equal iterations. Random, greedy and the rollout search
 at 100 to 10,000 iterations per decision, 100 games per pair from seed 0
@@ -33,7 +34,20 @@ ITERATIONS_SAMPLED = {("mcts:iterations=1000", "mcts:iterations=10000"): 24,
                       ("mcts:iterations=3000", "mcts:iterations=10000"): 24}
 
 CLOCK = ["greedy", "mcts:time=0.1", "mcts:time=1"]
-CLOCK_SAMPLED = {(weaker, "mcts:time=1"): 10 for weaker in CLOCK[:2]}
+
+
+def one_second(agent: str) -> bool:
+    """Whether the agent thinks 1 s per decision (its pairs with faster agents are sampled)."""
+    return "time=1" in agent.partition(":")[2].split(",")
+
+
+# A 1-second agent against an earlier, faster one: 10 games (keys in ladder order).
+CLOCK_SAMPLED = {(fast, slow): 10 for i, slow in enumerate(CLOCK) if one_second(slow)
+                 for fast in CLOCK[:i] if not one_second(fast)}
+
+
+def progress(group: str) -> None:
+    print(group, file=sys.stderr, flush=True)
 
 
 def main() -> int:
@@ -41,9 +55,8 @@ def main() -> int:
     ap.add_argument("--clock", action="store_true", help="the equal-time ladder (default: equal iterations)")
     ap.add_argument("--threads", type=int, default=None)
     ap.add_argument("--plot", metavar="FILE.png")
-    ap.add_argument("--record", metavar="FILE.jsonl", help="write every game, group by group")
+    ap.add_argument("--record", metavar="FILE.jsonl", help="write every game when the ladder ends")
     args = ap.parse_args()
-    progress = lambda group: print(group, file=sys.stderr, flush=True)  # noqa: E731
     if args.clock:
         result = dc.ladder(CLOCK, 20, players=2, seed=60000, threads=args.threads, games_for=CLOCK_SAMPLED,
                            progress=progress)

@@ -52,7 +52,7 @@ fn specs_parse_and_reject() {
         "mcts:rollout_weight=0.5",
         "mcts:cutoff=4",
         "mcts:cutoff=x",
-        "mcts:rollout=ppa",
+        "mcts:rollout=nobody",
     ] {
         assert!(Agent::parse(bad).is_err(), "{bad}");
     }

@@ -21,8 +21,7 @@ mod toy;
 use crate::rng::SplitMix64;
 use memo::{Memo, Path};
 pub use policy::adapt;
-use policy::scale_biases;
-use policy::draw;
+use policy::{draw, scale_biases};
 #[cfg(test)]
 use policy::exp_to_zero;
 
