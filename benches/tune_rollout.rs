@@ -1,6 +1,8 @@
 //! Tuning the heuristic rollout policy's weights on solo games: the policy
 //! alone plays `GAMES` seeded solo games per candidate; coordinate search keeps
 //! improvements. `cargo bench --bench tune_rollout` (a few minutes).
+//! `MODE=rivals` tunes them on 2-player games of the policy against itself
+//! (`docs/experiments/2026-12-05-rival-rollouts.md`).
 //! `MODE=sweep` judges weight sets by today's default search instead, paired
 //! on the same deals and both cores (`docs/experiments/2026-11-30-search-tuning.md`);
 //! with `PLAN=LEVEL,ITERATIONS` it judges them as the solo planner's bias
@@ -200,9 +202,67 @@ fn sweep() {
     }
 }
 
+/// The share of 2-player games the policy `c` wins against the policy `w`
+/// alone (no search), on deals `first..first + deals`, each dealt twice with
+/// the seats swapped; ties split.
+fn rival_share(c: &Weights, w: &Weights, first: u64, deals: u64) -> f64 {
+    let mut won = 0.0;
+    for seed in first..first + deals {
+        for seat in 0..2 {
+            let mut s = _core::Setup::new(2, seed).state().expect("a 2-player deal");
+            let mut rng = SplitMix64::new(seed ^ 0xABCD);
+            loop {
+                let mover = s.current_player();
+                let Some(a) = choose(&s, &mut rng, if mover == seat { c } else { w }) else { break };
+                s.apply_unchecked(a);
+            }
+            won += s.returns()[seat];
+        }
+    }
+    won / (2 * deals) as f64
+}
+
+/// MODE=rivals: coordinate search on 2-player games of the policy alone,
+/// each neighbour against the incumbent (from the tuned weights, or WEIGHTS);
+/// a neighbour that wins more than MARGIN above half replaces it.
+fn rivals() {
+    let var = |k: &str, d: &str| std::env::var(k).unwrap_or_else(|_| d.to_string());
+    let deals: u64 = var("GAMES", "5000").parse().expect("GAMES");
+    let first: u64 = var("SEED", "700000").parse().expect("SEED");
+    let margin: f64 = var("MARGIN", "0.01").parse().expect("MARGIN");
+    let mut w = std::env::var("WEIGHTS").map(|t| parse_weights(&t)).unwrap_or(Weights::TUNED);
+    let mut round = 0u64;
+    for step in [0.5, 0.25, 0.1] {
+        let mut improved = true;
+        while improved {
+            improved = false;
+            for k in 0..24 {
+                let c = if k < 20 { nudge(w, k, step) } else { Weights { pool_cap: (k - 20) as u8, ..w } };
+                if k >= 20 && c.pool_cap == w.pool_cap {
+                    continue;
+                }
+                // Fresh deals for each comparison, so a lucky set is not kept twice.
+                round += 1;
+                let share = rival_share(&c, &w, first + (round + 4) * deals, deals);
+                println!("step {step} candidate {c} share {share:.4}");
+                if share > 0.5 + margin {
+                    w = c;
+                    improved = true;
+                    println!("kept {w}");
+                }
+            }
+        }
+    }
+    let check = rival_share(&w, &Weights::TUNED, first, deals * 4);
+    println!("final {w} against the tuned weights on deals from {first}: {check:.4}");
+}
+
 fn main() {
     if std::env::var("MODE").as_deref() == Ok("sweep") {
         return sweep();
+    }
+    if std::env::var("MODE").as_deref() == Ok("rivals") {
+        return rivals();
     }
     let games: u64 = std::env::var("GAMES").ok().and_then(|v| v.parse().ok()).unwrap_or(400);
     let mut w = if std::env::var("FROM").as_deref() == Ok("tuned") { Weights::TUNED } else { Weights::GREEDY };
