@@ -155,6 +155,8 @@ fn parse_weights(text: &str) -> Weights {
 /// SEED, THREADS games at a time. Prints every candidate's mean and its paired
 /// difference with the incumbent (± its standard error), a line each, so a
 /// run in the background can be read as it goes. It judges; it keeps nothing.
+/// With PLAYERS=2 each candidate's search plays the incumbent's instead, on
+/// 2-player deals with the seats rotated, and its share of wins is printed.
 fn sweep() {
     let var = |k: &str, d: &str| std::env::var(k).unwrap_or_else(|_| d.to_string());
     let games: u64 = var("GAMES", "100").parse().expect("GAMES");
@@ -175,6 +177,16 @@ fn sweep() {
             out
         }
     };
+    if var("PLAYERS", "1") == "2" {
+        // Each candidate's search against the incumbent's, on the same deals.
+        println!("incumbent {w} ({games} 2-player games from {first}, {iterations} iterations)");
+        for c in candidates {
+            let t = std::time::Instant::now();
+            let share = rival_search_share(&c, &w, first, games, iterations, threads);
+            println!("candidate {c} share {share:.3} ({:.0} s)", t.elapsed().as_secs_f64());
+        }
+        return;
+    }
     let t0 = std::time::Instant::now();
     let base = solo_scores(&w, first, games, iterations, threads);
     let mean = |v: &[u32]| v.iter().map(|&x| x as f64).sum::<f64>() / v.len() as f64;
@@ -220,6 +232,31 @@ fn rival_share(c: &Weights, w: &Weights, first: u64, deals: u64) -> f64 {
         }
     }
     won / (2 * deals) as f64
+}
+
+/// The share of 2-player games (deals `first..first + games`, seats rotated)
+/// that the default search with rollout weights `c` wins against the same
+/// search with `w`, `iterations` per decision each, `threads` games at a time.
+fn rival_search_share(c: &Weights, w: &Weights, first: u64, games: u64, iterations: u64, threads: usize) -> f64 {
+    use _core::arena::{run, Agent};
+    use _core::eval::{LeafEval, Rollout, RolloutEval};
+    use _core::search::Config;
+    let config = Config { iterations: Some(iterations), ..Config::default() };
+    let agent = |weights: &Weights| {
+        let eval = LeafEval::Rollout(RolloutEval { rollout: Rollout::Policy { epsilon: 0.0, weights: *weights }, ..RolloutEval::default() });
+        Agent::Mcts { config: config.clone(), eval, reuse: _core::search::DEFAULT_REUSE, exploration: None }
+    };
+    let (done, stop) = (Default::default(), Default::default());
+    let setup = _core::Setup::new(2, first);
+    let played = run(&[agent(c), agent(w)], games as usize, &setup, threads, &done, &stop, 0).unwrap_or_else(|e| panic!("{e}"));
+    let won: f64 = played
+        .iter()
+        .map(|g| {
+            let seat = g.agent_of_seat.iter().position(|&a| a == 0).expect("agent 0 has a seat");
+            if g.winners & (1 << seat) != 0 { 1.0 / g.winners.count_ones() as f64 } else { 0.0 }
+        })
+        .sum();
+    won / played.len() as f64
 }
 
 /// MODE=rivals: coordinate search on 2-player games of the policy alone,
