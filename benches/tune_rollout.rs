@@ -1,7 +1,8 @@
 //! Tuning the heuristic rollout policy's weights on solo games: the policy
 //! alone plays `GAMES` seeded solo games per candidate; coordinate search keeps
 //! improvements. `cargo bench --bench tune_rollout` (a few minutes).
-//! `MODE=rivals` tunes them on 2-player games of the policy against itself
+//! `MODE=rivals` tunes them on 2-player games of the policy against itself, and
+//! `MODE=sweep PLAYERS=2` judges them by 2-player games of the search
 //! (`docs/experiments/2026-12-05-rival-rollouts.md`).
 //! `MODE=sweep` judges weight sets by today's default search instead, paired
 //! on the same deals and both cores (`docs/experiments/2026-11-30-search-tuning.md`);
@@ -46,6 +47,35 @@ fn nudge(w: Weights, k: usize, step: f64) -> Weights {
     c
 }
 
+/// Coordinate search from `w`: for each step in turn, the neighbours (every
+/// weight up and down by it, then every other Shrine cap of `caps`), each built
+/// from the weights as they are after the gains before it, pass after pass
+/// until one keeps nothing. `better(incumbent, candidate, step)` judges.
+fn climb(mut w: Weights, steps: &[f64], caps: &[u8], mut better: impl FnMut(&Weights, &Weights, f64) -> bool) -> Weights {
+    for &step in steps {
+        let mut improved = true;
+        while improved {
+            improved = false;
+            for k in 0..20 + caps.len() {
+                let c = if k < 20 { nudge(w, k, step) } else { Weights { pool_cap: caps[k - 20], ..w } };
+                if c != w && better(&w, &c, step) {
+                    w = c;
+                    improved = true;
+                }
+            }
+        }
+    }
+    w
+}
+
+/// The default search with rollout weights `w`, `iterations` per decision.
+fn search_agent(w: &Weights, iterations: u64) -> _core::arena::Agent {
+    use _core::eval::{LeafEval, Rollout, RolloutEval};
+    let config = _core::search::Config { iterations: Some(iterations), ..Default::default() };
+    let eval = LeafEval::Rollout(RolloutEval { rollout: Rollout::Policy { epsilon: 0.0, weights: *w }, ..RolloutEval::default() });
+    _core::arena::Agent::Mcts { config, eval, reuse: _core::search::DEFAULT_REUSE, exploration: None }
+}
+
 /// The solo scores on deals `first..first + games` of the search with
 /// rollout weights `w` (`iterations` per decision; 0: the policy alone,
 /// without a search), `threads` games at a time. Each decision's draws
@@ -68,13 +98,9 @@ fn solo_scores(w: &Weights, first: u64, games: u64, iterations: u64, threads: us
             })
             .collect();
     }
-    use _core::arena::{play_game, Agent};
-    use _core::eval::{LeafEval, Rollout, RolloutEval};
-    use _core::search::Config;
+    use _core::arena::play_game;
     use std::sync::atomic::{AtomicU64, Ordering};
-    let config = Config { iterations: Some(iterations), ..Config::default() };
-    let eval = LeafEval::Rollout(RolloutEval { rollout: Rollout::Policy { epsilon: 0.0, weights: *w }, ..RolloutEval::default() });
-    let agents = [Agent::Mcts { config, eval, reuse: _core::search::DEFAULT_REUSE, exploration: None }];
+    let agents = [search_agent(w, iterations)];
     let stop = std::sync::atomic::AtomicBool::new(false);
     let next = AtomicU64::new(0);
     let mut scores = vec![0u32; games as usize];
@@ -177,7 +203,10 @@ fn sweep() {
             out
         }
     };
-    if var("PLAYERS", "1") == "2" {
+    let players = var("PLAYERS", "1");
+    assert!(players == "1" || players == "2", "PLAYERS is 1 or 2; got {players:?}");
+    if players == "2" {
+        assert!(iterations > 0 && std::env::var("PLAN").is_err(), "PLAYERS=2 judges by the search: ITERATIONS > 0, no PLAN (MODE=rivals plays the policy alone)");
         // Each candidate's search against the incumbent's, on the same deals.
         println!("incumbent {w} ({games} 2-player games from {first}, {iterations} iterations)");
         for c in candidates {
@@ -214,8 +243,8 @@ fn sweep() {
     }
 }
 
-/// The share of 2-player games the policy `c` wins against the policy `w`
-/// alone (no search), on deals `first..first + deals`, each dealt twice with
+/// The share of 2-player games the policy `c` wins against the policy `w`,
+/// both without a search, on deals `first..first + deals`, each dealt twice with
 /// the seats swapped; ties split.
 fn rival_share(c: &Weights, w: &Weights, first: u64, deals: u64) -> f64 {
     let mut won = 0.0;
@@ -234,63 +263,50 @@ fn rival_share(c: &Weights, w: &Weights, first: u64, deals: u64) -> f64 {
     won / (2 * deals) as f64
 }
 
-/// The share of 2-player games (deals `first..first + games`, seats rotated)
-/// that the default search with rollout weights `c` wins against the same
-/// search with `w`, `iterations` per decision each, `threads` games at a time.
+/// The share of 2-player games (deals `first..first + games`, seats rotated,
+/// `games` even so each search sits in each seat as often) that the default
+/// search with rollout weights `c` wins against the same search with `w`,
+/// `iterations` per decision each, `threads` games at a time; ties split.
 fn rival_search_share(c: &Weights, w: &Weights, first: u64, games: u64, iterations: u64, threads: usize) -> f64 {
-    use _core::arena::{run, Agent};
-    use _core::eval::{LeafEval, Rollout, RolloutEval};
-    use _core::search::Config;
-    let config = Config { iterations: Some(iterations), ..Config::default() };
-    let agent = |weights: &Weights| {
-        let eval = LeafEval::Rollout(RolloutEval { rollout: Rollout::Policy { epsilon: 0.0, weights: *weights }, ..RolloutEval::default() });
-        Agent::Mcts { config: config.clone(), eval, reuse: _core::search::DEFAULT_REUSE, exploration: None }
-    };
+    assert!(games % 2 == 0, "PLAYERS=2 needs an even GAMES (each search in each seat alike); got {games}");
     let (done, stop) = (Default::default(), Default::default());
-    let setup = _core::Setup::new(2, first);
-    let played = run(&[agent(c), agent(w)], games as usize, &setup, threads, &done, &stop, 0).unwrap_or_else(|e| panic!("{e}"));
+    let agents = [search_agent(c, iterations), search_agent(w, iterations)];
+    let played = _core::arena::run(&agents, games as usize, &_core::Setup::new(2, first), threads, &done, &stop, 0).unwrap_or_else(|e| panic!("{e}"));
     let won: f64 = played
         .iter()
         .map(|g| {
-            let seat = g.agent_of_seat.iter().position(|&a| a == 0).expect("agent 0 has a seat");
+            let seat = g.agent_of_seat[..2].iter().position(|&a| a == 0).expect("agent 0 has a seat");
             if g.winners & (1 << seat) != 0 { 1.0 / g.winners.count_ones() as f64 } else { 0.0 }
         })
         .sum();
     won / played.len() as f64
 }
 
-/// MODE=rivals: coordinate search on 2-player games of the policy alone,
-/// each neighbour against the incumbent (from the tuned weights, or WEIGHTS);
-/// a neighbour that wins more than MARGIN above half replaces it.
+/// MODE=rivals: coordinate search on 2-player games of the policy alone (both
+/// seats without a search), from the tuned weights or WEIGHTS, each neighbour
+/// against the incumbent on DEALS fresh deals dealt twice with the seats
+/// swapped; one that wins more than MARGIN above half replaces it. Deals from
+/// SEED come in blocks of DEALS: the first four for the final check against
+/// the tuned weights, then one block per comparison (the first is block 5).
 fn rivals() {
+    const CHECK_BLOCKS: u64 = 4;
     let var = |k: &str, d: &str| std::env::var(k).unwrap_or_else(|_| d.to_string());
-    let deals: u64 = var("GAMES", "5000").parse().expect("GAMES");
+    let deals: u64 = var("DEALS", "5000").parse().expect("DEALS");
     let first: u64 = var("SEED", "700000").parse().expect("SEED");
     let margin: f64 = var("MARGIN", "0.01").parse().expect("MARGIN");
-    let mut w = std::env::var("WEIGHTS").map(|t| parse_weights(&t)).unwrap_or(Weights::TUNED);
-    let mut round = 0u64;
-    for step in [0.5, 0.25, 0.1] {
-        let mut improved = true;
-        while improved {
-            improved = false;
-            for k in 0..24 {
-                let c = if k < 20 { nudge(w, k, step) } else { Weights { pool_cap: (k - 20) as u8, ..w } };
-                if k >= 20 && c.pool_cap == w.pool_cap {
-                    continue;
-                }
-                // Fresh deals for each comparison, so a lucky set is not kept twice.
-                round += 1;
-                let share = rival_share(&c, &w, first + (round + 4) * deals, deals);
-                println!("step {step} candidate {c} share {share:.4}");
-                if share > 0.5 + margin {
-                    w = c;
-                    improved = true;
-                    println!("kept {w}");
-                }
-            }
+    let start = std::env::var("WEIGHTS").map(|t| parse_weights(&t)).unwrap_or(Weights::TUNED);
+    let mut block = CHECK_BLOCKS;
+    let w = climb(start, &[0.5, 0.25, 0.1], &[0, 1, 2, 3], |w, c, step| {
+        block += 1;
+        let share = rival_share(c, w, first + block * deals, deals);
+        println!("step {step} candidate {c} share {share:.4}");
+        let keep = share > 0.5 + margin;
+        if keep {
+            println!("kept {c}");
         }
-    }
-    let check = rival_share(&w, &Weights::TUNED, first, deals * 4);
+        keep
+    });
+    let check = rival_share(&w, &Weights::TUNED, first, deals * CHECK_BLOCKS);
     println!("final {w} against the tuned weights on deals from {first}: {check:.4}");
 }
 
@@ -315,25 +331,15 @@ fn main() {
     // MCTS scores are noisier: bigger steps, and an improvement must be clear.
     let steps: &[f64] = if mcts { &[0.5, 0.25] } else { &[1.0, 0.5, 0.25, 0.1] };
     let margin = if mcts { 0.4 } else { 0.05 };
-    for &step in steps {
-        let mut improved = true;
-        while improved {
-            improved = false;
-            // The neighbours of the current weights, one at a time (each built
-            // from the weights as they are after the gains before it): every
-            // weight up and down by `step`, then every Shrine cap.
-            for k in 0..24 {
-                let c = if k < 20 { nudge(w, k, step) } else { Weights { pool_cap: (k - 19) as u8, ..w } }; // caps 1..4
-                let m = mean_score(&c, games);
-                if m > best + margin {
-                    best = m;
-                    w = c;
-                    improved = true;
-                    println!("{best:.3} {w:?}");
-                }
-            }
+    w = climb(w, steps, &[1, 2, 3, 4], |_, c, _| {
+        let m = mean_score(c, games);
+        let keep = m > best + margin;
+        if keep {
+            best = m;
+            println!("{best:.3} {c:?}");
         }
-    }
+        keep
+    });
     println!("final {best:.3} {w:?}");
     println!("check on other seeds: {:.3} (greedy {:.3})", mean_score(&w, games * 2), mean_score(&Weights::GREEDY, games * 2));
 }
