@@ -47,6 +47,17 @@ fn nudge(w: Weights, k: usize, step: f64) -> Weights {
     c
 }
 
+/// The Shrine caps that MODE=sweep and MODE=rivals try (the solo climb keeps
+/// the 1 to 4 of its logged runs).
+const CAPS: [u8; 4] = [0, 1, 2, 3];
+
+/// Neighbour `k` of `w` (`k` < 20 + `caps.len()`): a weight up or down by
+/// `step` ([`nudge`]), then `w` with each Shrine cap of `caps` (which may be
+/// `w` itself when the cap is its own).
+fn neighbour(w: Weights, k: usize, step: f64, caps: &[u8]) -> Weights {
+    if k < 20 { nudge(w, k, step) } else { Weights { pool_cap: caps[k - 20], ..w } }
+}
+
 /// Coordinate search from `w`: for each step in turn, the neighbours (every
 /// weight up and down by it, then every other Shrine cap of `caps`), each built
 /// from the weights as they are after the gains before it, pass after pass
@@ -57,7 +68,7 @@ fn climb(mut w: Weights, steps: &[f64], caps: &[u8], mut better: impl FnMut(&Wei
         while improved {
             improved = false;
             for k in 0..20 + caps.len() {
-                let c = if k < 20 { nudge(w, k, step) } else { Weights { pool_cap: caps[k - 20], ..w } };
+                let c = neighbour(w, k, step, caps);
                 if c != w && better(&w, &c, step) {
                     w = c;
                     improved = true;
@@ -193,15 +204,7 @@ fn sweep() {
     let w = std::env::var("WEIGHTS").map(|t| parse_weights(&t)).unwrap_or(Weights::TUNED);
     let candidates: Vec<Weights> = match std::env::var("CANDIDATES") {
         Ok(text) => text.split(';').map(parse_weights).collect(),
-        Err(_) => {
-            let mut out: Vec<Weights> = (0..20).map(|k| nudge(w, k, step)).collect();
-            for cap in 0..=3u8 {
-                if cap != w.pool_cap {
-                    out.push(Weights { pool_cap: cap, ..w });
-                }
-            }
-            out
-        }
+        Err(_) => (0..20 + CAPS.len()).map(|k| neighbour(w, k, step, &CAPS)).filter(|c| *c != w).collect(),
     };
     let players = var("PLAYERS", "1");
     assert!(players == "1" || players == "2", "PLAYERS is 1 or 2; got {players:?}");
@@ -272,14 +275,7 @@ fn rival_search_share(c: &Weights, w: &Weights, first: u64, games: u64, iteratio
     let (done, stop) = (Default::default(), Default::default());
     let agents = [search_agent(c, iterations), search_agent(w, iterations)];
     let played = _core::arena::run(&agents, games as usize, &_core::Setup::new(2, first), threads, &done, &stop, 0).unwrap_or_else(|e| panic!("{e}"));
-    let won: f64 = played
-        .iter()
-        .map(|g| {
-            let seat = g.agent_of_seat[..2].iter().position(|&a| a == 0).expect("agent 0 has a seat");
-            if g.winners & (1 << seat) != 0 { 1.0 / g.winners.count_ones() as f64 } else { 0.0 }
-        })
-        .sum();
-    won / played.len() as f64
+    played.iter().map(|g| g.share_of(0)).sum::<f64>() / played.len() as f64
 }
 
 /// MODE=rivals: coordinate search on 2-player games of the policy alone (both
@@ -296,7 +292,7 @@ fn rivals() {
     let margin: f64 = var("MARGIN", "0.01").parse().expect("MARGIN");
     let start = std::env::var("WEIGHTS").map(|t| parse_weights(&t)).unwrap_or(Weights::TUNED);
     let mut block = CHECK_BLOCKS;
-    let w = climb(start, &[0.5, 0.25, 0.1], &[0, 1, 2, 3], |w, c, step| {
+    let w = climb(start, &[0.5, 0.25, 0.1], &CAPS, |w, c, step| {
         block += 1;
         let share = rival_share(c, w, first + block * deals, deals);
         println!("step {step} candidate {c} share {share:.4}");

@@ -40,6 +40,24 @@ pub struct ArenaGame {
     pub search: Vec<Option<DecisionStats>>,
 }
 
+impl ArenaGame {
+    /// The share of this game won by agent `agent`: 1 for a sole winner, split
+    /// in a shared victory (R-END-3), 0 for a loss or an agent without a seat.
+    ///
+    /// ```
+    /// let g = _core::arena::ArenaGame { agent_of_seat: [1, 0, 0, 0], winners: 0b11, ..Default::default() };
+    /// assert_eq!((g.share_of(0), g.share_of(1), g.share_of(2)), (0.5, 0.5, 0.0));
+    /// ```
+    pub fn share_of(&self, agent: usize) -> f64 {
+        // Seats past the player count hold 0, but agent 0 always sits in an
+        // earlier, real seat, so the first match is the agent's own seat.
+        match self.agent_of_seat.iter().position(|&a| a as usize == agent) {
+            Some(seat) if self.winners & (1 << seat) != 0 => 1.0 / self.winners.count_ones() as f64,
+            _ => 0.0,
+        }
+    }
+}
+
 /// What a search saw at the root of one decision, for a record.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct DecisionStats {
@@ -178,6 +196,11 @@ mod tests {
                 s.apply(*a).unwrap();
             }
             assert!(searched > 20);
+            // Each agent's share is its seat's return, a shared victory split (R-END-3).
+            for (&agent, &r) in g.agent_of_seat.iter().zip(&s.returns()).take(3) {
+                assert_eq!(g.share_of(agent as usize), r);
+            }
+            assert_eq!(g.share_of(3), 0.0);
         }
     }
 
