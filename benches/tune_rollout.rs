@@ -27,9 +27,13 @@ fn mean_score(w: &Weights, games: u64) -> f64 {
     scores.iter().map(|&x| x as f64).sum::<f64>() / games as f64
 }
 
+/// The weights a nudge moves (all but the Shrine cap), each up and down.
+const NUDGES: usize = 20;
+
 /// `w` with weight `k / 2` (in the order of [`parse_weights`], the Shrine cap
-/// left out) up by `step` for an even `k`, down for an odd one; `k` < 20.
+/// left out) up by `step` for an even `k`, down for an odd one; `k` < [`NUDGES`].
 fn nudge(w: Weights, k: usize, step: f64) -> Weights {
+    debug_assert!(k < NUDGES);
     let mut c = w;
     let d = if k % 2 == 0 { step } else { -step };
     match k / 2 {
@@ -47,15 +51,16 @@ fn nudge(w: Weights, k: usize, step: f64) -> Weights {
     c
 }
 
-/// The Shrine caps that MODE=sweep and MODE=rivals try (the solo climb keeps
-/// the 1 to 4 of its logged runs).
-const CAPS: [u8; 4] = [0, 1, 2, 3];
+/// The Shrine caps that MODE=sweep and MODE=rivals try.
+const SHRINE_CAPS: [u8; 4] = [0, 1, 2, 3];
+/// The Shrine caps of the solo climb, as in its logged runs.
+const SOLO_CLIMB_CAPS: [u8; 4] = [1, 2, 3, 4];
 
-/// Neighbour `k` of `w` (`k` < 20 + `caps.len()`): a weight up or down by
-/// `step` ([`nudge`]), then `w` with each Shrine cap of `caps` (which may be
-/// `w` itself when the cap is its own).
+/// Neighbour `k` of `w` (`k` < [`NUDGES`] + `caps.len()`): for `k` < [`NUDGES`],
+/// a weight up or down by `step` ([`nudge`]); past them, `w` with Shrine cap
+/// `caps[k - NUDGES]` (which is `w` itself when the cap is its own).
 fn neighbour(w: Weights, k: usize, step: f64, caps: &[u8]) -> Weights {
-    if k < 20 { nudge(w, k, step) } else { Weights { pool_cap: caps[k - 20], ..w } }
+    if k < NUDGES { nudge(w, k, step) } else { Weights { pool_cap: caps[k - NUDGES], ..w } }
 }
 
 /// Coordinate search from `w`: for each step in turn, the neighbours (every
@@ -67,7 +72,7 @@ fn climb(mut w: Weights, steps: &[f64], caps: &[u8], mut better: impl FnMut(&Wei
         let mut improved = true;
         while improved {
             improved = false;
-            for k in 0..20 + caps.len() {
+            for k in 0..NUDGES + caps.len() {
                 let c = neighbour(w, k, step, caps);
                 if c != w && better(&w, &c, step) {
                     w = c;
@@ -204,7 +209,7 @@ fn sweep() {
     let w = std::env::var("WEIGHTS").map(|t| parse_weights(&t)).unwrap_or(Weights::TUNED);
     let candidates: Vec<Weights> = match std::env::var("CANDIDATES") {
         Ok(text) => text.split(';').map(parse_weights).collect(),
-        Err(_) => (0..20 + CAPS.len()).map(|k| neighbour(w, k, step, &CAPS)).filter(|c| *c != w).collect(),
+        Err(_) => (0..NUDGES + SHRINE_CAPS.len()).map(|k| neighbour(w, k, step, &SHRINE_CAPS)).filter(|c| *c != w).collect(),
     };
     let players = var("PLAYERS", "1");
     assert!(players == "1" || players == "2", "PLAYERS is 1 or 2; got {players:?}");
@@ -292,7 +297,7 @@ fn rivals() {
     let margin: f64 = var("MARGIN", "0.01").parse().expect("MARGIN");
     let start = std::env::var("WEIGHTS").map(|t| parse_weights(&t)).unwrap_or(Weights::TUNED);
     let mut block = CHECK_BLOCKS;
-    let w = climb(start, &[0.5, 0.25, 0.1], &CAPS, |w, c, step| {
+    let w = climb(start, &[0.5, 0.25, 0.1], &SHRINE_CAPS, |w, c, step| {
         block += 1;
         let share = rival_share(c, w, first + block * deals, deals);
         println!("step {step} candidate {c} share {share:.4}");
@@ -327,7 +332,7 @@ fn main() {
     // MCTS scores are noisier: bigger steps, and an improvement must be clear.
     let steps: &[f64] = if mcts { &[0.5, 0.25] } else { &[1.0, 0.5, 0.25, 0.1] };
     let margin = if mcts { 0.4 } else { 0.05 };
-    w = climb(w, steps, &[1, 2, 3, 4], |_, c, _| {
+    w = climb(w, steps, &SOLO_CLIMB_CAPS, |_, c, _| {
         let m = mean_score(c, games);
         let keep = m > best + margin;
         if keep {

@@ -21,7 +21,8 @@ use crate::state::MAX_PLAYERS;
 pub struct ArenaGame {
     /// The game's seed: its deal, its cards and every agent's draws come from it.
     pub seed: u64,
-    /// `agent_of_seat[i]`: index into the arena's agents of the one in seat `i`.
+    /// `agent_of_seat[i]`: index into the arena's agents of the one in seat `i`;
+    /// 0 beyond the player count.
     pub agent_of_seat: [u8; MAX_PLAYERS],
     /// Score of each seat when the game ended (R-END-2); 0 beyond the player count.
     pub scores: [i32; MAX_PLAYERS],
@@ -43,6 +44,7 @@ pub struct ArenaGame {
 impl ArenaGame {
     /// The share of this game won by agent `agent`: 1 for a sole winner, split
     /// in a shared victory (R-END-3), 0 for a loss or an agent without a seat.
+    /// A solo game's one agent always gets 1 (its result is its score).
     ///
     /// ```
     /// let g = _core::arena::ArenaGame { agent_of_seat: [1, 0, 0, 0], winners: 0b11, ..Default::default() };
@@ -196,12 +198,27 @@ mod tests {
                 s.apply(*a).unwrap();
             }
             assert!(searched > 20);
-            // Each agent's share is its seat's return, a shared victory split (R-END-3).
-            for (&agent, &r) in g.agent_of_seat.iter().zip(&s.returns()).take(3) {
+        }
+    }
+
+    #[test]
+    fn share_of_is_each_seats_return() {
+        let agents = specs(&["mcts:iterations=30", "greedy", "random"]);
+        let (d, stop) = (AtomicUsize::new(0), AtomicBool::new(false));
+        for g in run(&agents, 3, &Setup::new(0, 5), 2, &d, &stop, 0).unwrap() {
+            let mut s = Setup::new(3, g.seed).state().unwrap();
+            for &a in &g.actions {
+                s.apply(a).unwrap();
+            }
+            // Seat 3 holds 0 past the player count: agent 0 must still be found in its own seat.
+            for (&agent, &r) in g.agent_of_seat.iter().zip(&s.returns()).take(agents.len()) {
                 assert_eq!(g.share_of(agent as usize), r);
             }
-            assert_eq!(g.share_of(3), 0.0);
+            assert_eq!(g.share_of(agents.len()), 0.0);
         }
+        // A shared victory of seats 0 and 2 (R-END-3), built by hand: deals rarely tie.
+        let g = ArenaGame { agent_of_seat: [2, 0, 1, 0], winners: 0b101, ..ArenaGame::default() };
+        assert_eq!([g.share_of(0), g.share_of(1), g.share_of(2)], [0.0, 0.5, 0.5]);
     }
 
     #[test]
