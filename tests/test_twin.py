@@ -113,6 +113,23 @@ def test_twin_runs_heuristic_rollouts_and_widening(rollout):
         assert len(r.visits) <= 4
 
 
+def test_twin_margin_counts_the_tie_break():
+    """R-END-3: in a game tied on score the tie-break's winner is worth more to
+    the margin reward than the loser, in the twin as in the Rust search."""
+    for seed in range(500):
+        g = dc.Game(players=2, seed=seed)
+        while not g.is_over:
+            g.apply(dc._core.greedy_action(g, seed))
+        scores, won = g.scores(), g.returns()
+        if scores[0] == scores[1] and won[0] != won[1]:
+            break
+    else:
+        pytest.fail("no greedy game tied on score in 500 deals")
+    out = PyMCTSAgent(iterations=1, reward="margin")._utilities(g, final=True)
+    winner = 0 if won[0] == 1.0 else 1
+    assert out[winner] > 0.5 > out[1 - winner] and out[0] + out[1] == pytest.approx(1.0)
+
+
 # ---------------------------------------------------------------- long runs (pytest -m slow)
 
 @pytest.mark.slow

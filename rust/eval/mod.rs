@@ -90,8 +90,15 @@ impl Evaluator<State> for LeafEval {
 
 /// Solo utility: final score / 100, as `Game.returns()`; 55 points is 0.55.
 pub const SOLO_SCALE: f64 = crate::state::score::SOLO_RETURN_SCALE;
-/// Margin utility: `0.5 + (own - best other) / (2 * MARGIN_SCALE)`, clipped.
+/// Margin utility: `0.5 + (own - best other) / (2 * MARGIN_SCALE)`, clipped
+/// (a finished game's scores with [`TIEBREAK_POINTS`] to the winner).
 pub const MARGIN_SCALE: f64 = 40.0;
+/// Points the margin reward adds to a finished game's winner (split in a shared
+/// victory). With them a sole winner's utility is always above 0.5 and a
+/// loser's below, as the game's result has it: a tie on score decided by the
+/// tie-break (R-END-3) is no longer worth 0.5 to both
+/// (`docs/experiments/2026-12-05-margin-tiebreak.md`).
+pub const TIEBREAK_POINTS: f64 = 1.0;
 /// Temperature of the soft win estimate used when a rollout is cut off.
 const WIN_TEMPERATURE: f64 = 3.0;
 
@@ -158,8 +165,9 @@ pub fn utilities(s: &State, reward: Reward, out: &mut [f64; MAX_SEATS]) {
         return;
     }
     let mut scores = [0f64; MAX_SEATS];
+    let won = s.returns();
     for (p, v) in scores.iter_mut().enumerate().take(s.players()) {
-        *v = s.score(p) as f64;
+        *v = s.score(p) as f64 + TIEBREAK_POINTS * won[p];
     }
     from_scores(s, reward, &scores, out);
 }
@@ -230,6 +238,29 @@ mod tests {
             assert_eq!(a.root.iter().map(|m| m.visits).sum::<u64>(), 300);
             assert_eq!(a.pv.first(), a.best.as_ref());
         }
+    }
+
+    #[test]
+    fn margin_counts_the_tie_break() {
+        // Greedy 2-player games until one ends tied on score with one winner by
+        // the tie-break (R-END-3): the margin reward must prefer that winner.
+        let w = crate::agents::heuristic::Weights::GREEDY;
+        let tied = (0..500)
+            .map(|seed| {
+                let mut s = opening(2, seed);
+                let mut rng = crate::rng::SplitMix64::new(seed);
+                while let Some(a) = crate::agents::heuristic::choose(&s, &mut rng, &w) {
+                    s.apply_unchecked(a);
+                }
+                s
+            })
+            .find(|s| s.score(0) == s.score(1) && s.returns()[0] != s.returns()[1])
+            .expect("a greedy game tied on score in 500 deals");
+        let mut out = [0.0; MAX_SEATS];
+        utilities(&tied, Reward::Margin, &mut out);
+        let winner = if tied.returns()[0] == 1.0 { 0 } else { 1 };
+        assert!(out[winner] > 0.5 && out[1 - winner] < 0.5, "{out:?}");
+        assert!((out[0] + out[1] - 1.0).abs() < 1e-12);
     }
 
     #[test]

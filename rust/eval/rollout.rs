@@ -14,7 +14,8 @@ use crate::state::State;
 pub enum Reward {
     /// 1 for a win, split among tied winners, 0 otherwise (`Game.returns()`).
     Win,
-    /// `0.5 + (own score - best other score) / 80`, clipped to `[0, 1]`.
+    /// `0.5 + (own score - best other score) / 80`, clipped to `[0, 1]`, the
+    /// winner's score a point higher (so a tie-break counts, R-END-3).
     Margin,
 }
 

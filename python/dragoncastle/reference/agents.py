@@ -24,6 +24,7 @@ __all__ = ["MCTSAgent", "SearchResult", "Weights", "GREEDY", "TUNED", "position_
 
 SOLO_SCALE = 100.0  # solo utility: the final score / 100
 MARGIN_SCALE = 40.0  # margin utility: 0.5 + (own - best other) / 80, clipped to [0, 1]
+TIEBREAK_POINTS = 1.0  # to a finished game's winner before the margin, as in the Rust search
 
 
 @dataclass(frozen=True)
@@ -315,9 +316,14 @@ class MCTSAgent:
 
     def _utilities(self, g: Any, final: bool) -> list[float]:
         """Solo: score / 100; "win": the game's returns; "margin": 0.5 + (own -
-        best other) / 80. A cut-off rollout uses the greedy value (score plus
-        progress) for the scores, and "win" becomes a softmax with temperature 3."""
-        scores = g.scores() if final else [position_value(g, p, GREEDY) for p in range(g.players)]
+        best other) / 80, a finished game's winner a point higher (split in a
+        shared victory) so that a tie-break counts (R-END-3). A cut-off rollout
+        uses the greedy value (score plus progress) for the scores, and "win"
+        becomes a softmax with temperature 3."""
+        if final:
+            scores = [s + TIEBREAK_POINTS * r for s, r in zip(g.scores(), g.returns())]
+        else:
+            scores = [position_value(g, p, GREEDY) for p in range(g.players)]
         seats = max(g.players, 2)
         if g.is_solo:
             return [min(max(scores[0] / SOLO_SCALE, 0.0), 1.0)] + [0.0] * (seats - 1)
