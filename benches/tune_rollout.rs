@@ -33,7 +33,7 @@ const NUDGES: usize = 20;
 /// `w` with weight `k / 2` (in the order of [`parse_weights`], the Shrine cap
 /// left out) up by `step` for an even `k`, down for an odd one; `k` < [`NUDGES`].
 fn nudge(w: Weights, k: usize, step: f64) -> Weights {
-    debug_assert!(k < NUDGES);
+    assert!(k < NUDGES, "nudge {k} of {NUDGES}");
     let mut c = w;
     let d = if k % 2 == 0 { step } else { -step };
     match k / 2 {

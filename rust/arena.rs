@@ -53,10 +53,8 @@ impl ArenaGame {
     pub fn share_of(&self, agent: usize) -> f64 {
         // Seats past the player count hold 0, but agent 0 always sits in an
         // earlier, real seat, so the first match is the agent's own seat.
-        match self.agent_of_seat.iter().position(|&a| a as usize == agent) {
-            Some(seat) if self.winners & (1 << seat) != 0 => 1.0 / self.winners.count_ones() as f64,
-            _ => 0.0,
-        }
+        let seat = self.agent_of_seat.iter().position(|&a| a as usize == agent);
+        seat.map_or(0.0, |seat| crate::state::score::win_shares(self.winners)[seat])
     }
 }
 

@@ -52,5 +52,6 @@ pub use layout::Layout;
 pub use realm::Realm;
 pub use setup::Setup;
 pub use state::observe as observation;
+pub use state::score::win_shares;
 pub use state::{seeded_deal, Phase, Rules, State};
 pub use tile::{Tile, TileType};

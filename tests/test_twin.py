@@ -115,7 +115,8 @@ def test_twin_runs_heuristic_rollouts_and_widening(rollout):
 
 def test_twin_margin_counts_the_tie_break():
     """R-END-3: in a game tied on score the tie-break's winner is worth more to
-    the margin reward than the loser, in the twin as in the Rust search."""
+    the twin's margin reward than the loser (the Rust search's own test is
+    ``margin_counts_the_tie_break``); solo keeps score / 100."""
     for seed in range(500):
         g = dc.Game(players=2, seed=seed)
         while not g.is_over:
@@ -128,6 +129,10 @@ def test_twin_margin_counts_the_tie_break():
     out = PyMCTSAgent(iterations=1, reward="margin")._utilities(g, final=True)
     winner = 0 if won[0] == 1.0 else 1
     assert out[winner] > 0.5 > out[1 - winner] and out[0] + out[1] == pytest.approx(1.0)
+    solo = dc.Game(players=1, seed=3)
+    while not solo.is_over:
+        solo.apply(dc._core.greedy_action(solo, 3))
+    assert PyMCTSAgent(iterations=1, reward="margin")._utilities(solo, final=True) == [solo.scores()[0] / 100, 0.0]
 
 
 # ---------------------------------------------------------------- long runs (pytest -m slow)

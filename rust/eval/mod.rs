@@ -165,9 +165,10 @@ pub fn utilities(s: &State, reward: Reward, out: &mut [f64; MAX_SEATS]) {
         return;
     }
     let mut scores = [0f64; MAX_SEATS];
-    let won = s.returns();
+    let (points, winners) = s.final_scores();
+    let won = crate::state::score::win_shares(winners);
     for (p, v) in scores.iter_mut().enumerate().take(s.players()) {
-        *v = s.score(p) as f64 + TIEBREAK_POINTS * won[p];
+        *v = points[p] as f64 + TIEBREAK_POINTS * won[p];
     }
     from_scores(s, reward, &scores, out);
 }

@@ -150,13 +150,17 @@ impl State {
             out[0] = self.score(0) as f64 / SOLO_RETURN_SCALE;
             return out;
         }
-        let mask = self.winners_mask();
-        let k = mask.count_ones() as f64;
-        for (p, o) in out.iter_mut().enumerate().take(self.players()) {
-            if mask & (1 << p) != 0 {
-                *o = 1.0 / k;
-            }
-        }
-        out
+        win_shares(self.winners_mask())
     }
+}
+
+/// Each seat's share of a victory: `1 / k` for each of the `k` winning seats
+/// of the mask (a shared victory splits, R-END-3), 0 for the others.
+///
+/// ```
+/// assert_eq!(_core::win_shares(0b101)[..3], [0.5, 0.0, 0.5]);
+/// ```
+pub fn win_shares(winners: u8) -> [f64; MAX_PLAYERS] {
+    let k = winners.count_ones() as f64;
+    std::array::from_fn(|p| if winners & (1 << p) != 0 { 1.0 / k } else { 0.0 })
 }

@@ -320,10 +320,12 @@ class MCTSAgent:
         shared victory) so that a tie-break counts (R-END-3). A cut-off rollout
         uses the greedy value (score plus progress) for the scores, and "win"
         becomes a softmax with temperature 3."""
-        if final:
-            scores = [s + TIEBREAK_POINTS * r for s, r in zip(g.scores(), g.returns())]
-        else:
+        if not final:
             scores = [position_value(g, p, GREEDY) for p in range(g.players)]
+        elif g.is_solo:
+            scores = g.scores()
+        else:
+            scores = [s + TIEBREAK_POINTS * r for s, r in zip(g.scores(), g.returns())]
         seats = max(g.players, 2)
         if g.is_solo:
             return [min(max(scores[0] / SOLO_SCALE, 0.0), 1.0)] + [0.0] * (seats - 1)
