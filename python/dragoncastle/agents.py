@@ -212,7 +212,10 @@ class MCTSAgent(_Builtin):
     ``reward="win"``, 0.05 with ``"margin"`` and in solo), ``reward``
     (``"win"`` or ``"margin"``; solo always maximises the score / 100),
     ``rollout`` (``"tuned"``, ``"greedy"`` or ``"random"``), ``epsilon``
-    (random actions in heuristic rollouts), ``rollout_depth`` (cut rollouts
+    (random actions in heuristic rollouts), ``rollout_spirits`` (heuristic
+    rollouts weigh Spirits as the greedy agent does, playing an effect out;
+    with the tuned weights they hardly ever activate; default ``False``:
+    they never do, only the tree does; experimental), ``rollout_depth`` (cut rollouts
     after so many decisions and evaluate), ``widening`` (progressive
     widening constant, default 1; ``None`` expands every legal action),
     ``reuse_tree`` (default ``True``: keep the subtree of the actions played

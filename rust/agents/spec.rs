@@ -145,6 +145,7 @@ pub const MCTS: &[Setting<MctsSpec>] = &[
     Setting { name: "reward", aliases: &[], kind: Kind::Choice(REWARDS), optional: false, help: "what a rollout's end is worth: a win, or the score margin (solo: the score)", get: |m| Value::Text(m.rollout.reward.name().into()), set: |m, v| m.rollout.reward = if choice(REWARDS, v) == "margin" { Reward::Margin } else { Reward::Win } },
     Setting { name: "rollout", aliases: &[], kind: Kind::Choice(ROLLOUTS), optional: false, help: "the rollout policy", get: |m| Value::Text(m.policy.into()), set: |m, v| m.policy = choice(ROLLOUTS, v) },
     Setting { name: "epsilon", aliases: &[], kind: UNIT, optional: false, help: "share of random actions in heuristic rollouts", get: |m| Value::Number(m.epsilon), set: |m, v| m.epsilon = num(v).unwrap_or(0.0) },
+    Setting { name: "rollout_spirits", aliases: &[], kind: Kind::Flag, optional: false, help: "heuristic rollouts weigh Spirits as the greedy agent does, playing an effect out (slower; experimental)", get: |m| Value::Flag(m.rollout.spirits), set: |m, v| m.rollout.spirits = flag(v) },
     Setting { name: "depth", aliases: &["rollout_depth"], kind: Kind::Whole { min: 0, max: u32::MAX as u64 }, optional: true, help: "cut rollouts after so many decisions and value the position (none: play to the end)", get: |m| opt_whole(m.rollout.depth.map(u64::from)), set: |m, v| m.rollout.depth = whole(v).map(|d| d as u32) },
     Setting { name: "reuse", aliases: &["reuse_tree"], kind: Kind::Flag, optional: false, help: "keep the tree between the agent's moves", get: |m| Value::Flag(m.reuse), set: |m, v| m.reuse = flag(v) },
     Setting { name: "reuse_weight", aliases: &[], kind: Kind::Number { min: 0.0, max: 1.0, open: true }, optional: false, help: "the weight of a kept tree's statistics", get: |m| Value::Number(m.config.reuse_weight), set: |m, v| m.config.reuse_weight = num(v).unwrap_or(1.0) },
@@ -339,6 +340,9 @@ impl<S> Check for Setting<S> {
 fn check_mcts(m: &MctsSpec, guided: bool) -> Result<(), String> {
     if m.policy == "random" && m.epsilon != 0.0 {
         return Err("epsilon applies to heuristic rollouts (tuned, greedy), not random".into());
+    }
+    if m.policy == "random" && m.rollout.spirits {
+        return Err("rollout_spirits applies to heuristic rollouts (tuned, greedy); random rollouts draw activations as any move".into());
     }
     if m.model.is_none() && (m.priors == Some(false) || m.cutoff.is_some() || (!guided && m.rollout_weight.is_some_and(|w| w != 0.0))) {
         return Err(if guided { "priors and cutoff need a model" } else { "rollout_weight, priors and cutoff need a model" }.into());

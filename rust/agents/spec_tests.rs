@@ -53,6 +53,7 @@ fn specs_parse_and_reject() {
         "mcts:cutoff=4",
         "mcts:cutoff=x",
         "mcts:rollout=nobody",
+        "mcts:rollout=random,rollout_spirits=true",
     ] {
         assert!(Agent::parse(bad).is_err(), "{bad}");
     }
@@ -84,7 +85,7 @@ mod round_trip {
             prop::option::of(1u32..200),
         );
         let net = prop::option::of((prop::option::of(0.0f64..1.0), prop::option::of(any::<bool>()), prop::option::of(1u32..9)));
-        (budget, search, tuning, net, any::<bool>()).prop_map(|((iterations, time), s, t, net, margin)| {
+        (budget, search, tuning, net, (any::<bool>(), any::<bool>())).prop_map(|((iterations, time), s, t, net, (margin, spirits))| {
             let mut m = MctsSpec::default();
             (m.config.iterations, m.config.time_limit) = (iterations, time);
             (m.config.threads, m.exploration, m.reuse, m.config.reuse_weight, m.config.max_nodes) = s;
@@ -92,7 +93,7 @@ mod round_trip {
             (m.config.widening, m.config.determinize, m.config.noise, m.config.temperature) = (widening, determinize, noise, temperature);
             m.policy = rollout;
             m.epsilon = if rollout == "random" { 0.0 } else { epsilon };
-            m.rollout = RolloutEval { depth, reward: if margin { Reward::Margin } else { Reward::Win }, ..m.rollout };
+            m.rollout = RolloutEval { depth, reward: if margin { Reward::Margin } else { Reward::Win }, spirits: spirits && rollout != "random", ..m.rollout };
             if let Some((weight, priors, cutoff)) = net {
                 (m.model, m.rollout_weight, m.priors, m.cutoff) = (Some("weights/a.dcnet".into()), weight, priors, cutoff);
             }

@@ -98,11 +98,17 @@ pub struct RolloutEval {
     /// Decisions after which a rollout stops and the position is valued by the static estimate
     /// (the greedy evaluation in place of final scores); `None` plays to the end.
     pub depth: Option<u32>,
+    /// Heuristic rollouts: [`policy::choose`] instead of [`policy::choose_without_spirits`]
+    /// (setting `rollout_spirits`; experimental). The turn is not made passive, so a random step
+    /// (`epsilon`) may draw an activation and the turn's Spirit decision points count towards
+    /// `depth`. With the tuned weights the weighing hardly ever finds an activation worth its
+    /// price (`docs/experiments/2026-12-05-spirit-rollouts.md`).
+    pub spirits: bool,
 }
 
 impl Default for RolloutEval {
     fn default() -> Self {
-        RolloutEval { reward: Reward::Win, rollout: Rollout::tuned(0.0), depth: None }
+        RolloutEval { reward: Reward::Win, rollout: Rollout::tuned(0.0), depth: None, spirits: false }
     }
 }
 
@@ -110,8 +116,8 @@ impl RolloutEval {
     /// Play `s` on to the end (or the cut-off) and write its utilities.
     pub fn roll(&self, s: &mut State, rng: &mut SplitMix64, out: &mut [f64; MAX_SEATS]) {
         let mut buf = ActionList::default();
-        if matches!(self.rollout, Rollout::Policy { .. }) {
-            // The rollout policy never activates a Spirit: nor need the turn ask.
+        if matches!(self.rollout, Rollout::Policy { .. }) && !self.spirits {
+            // Without activations the turn need not ask for them.
             s.never_activate();
         }
         let mut steps = 0u32;
@@ -122,7 +128,8 @@ impl RolloutEval {
             }
             match self.rollout {
                 Rollout::Policy { epsilon, weights } if epsilon <= 0.0 || rng.unit() >= epsilon as f64 => {
-                    let Some(a) = policy::choose_without_spirits(s, rng, &weights) else { break };
+                    let a = if self.spirits { policy::choose(s, rng, &weights) } else { policy::choose_without_spirits(s, rng, &weights) };
+                    let Some(a) = a else { break };
                     s.apply_unchecked(a);
                 }
                 _ => {
@@ -150,5 +157,48 @@ impl Evaluator<State> for RolloutEval {
     #[inline]
     fn order(&self, s: &State, m: crate::Action) -> f64 {
         policy::move_value(s, m, &policy::Weights::TUNED)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::action::Action;
+    use crate::cards::Cards;
+    use crate::setup::Setup;
+
+    /// With `spirits`, a rollout's step is the tuned policy's choice among every
+    /// legal move (R-SPIRIT-1), a Spirit's effect weighed by playing it out;
+    /// without, the choice of the game without activations. Positions inside
+    /// effects (an activation drawn at random where one is offered) are where
+    /// the two differ.
+    #[test]
+    fn rollouts_weigh_spirits_only_when_told() {
+        let w = policy::Weights::TUNED;
+        let mut differ = 0;
+        for seed in 0..20 {
+            let mut s = Setup::new(2, seed).with_cards(Cards::Draw(1), Cards::Draw(1)).state().unwrap();
+            let mut rng = SplitMix64::new(seed);
+            while !s.is_over() {
+                let weighed = policy::choose(&s, &mut rng.clone(), &w).unwrap();
+                let mut with = s;
+                with.apply_unchecked(weighed);
+                let mut without = s;
+                without.never_activate();
+                let plain = policy::choose_without_spirits(&without, &mut rng.clone(), &w).unwrap();
+                without.apply_unchecked(plain);
+                differ += usize::from(weighed != plain);
+                for (spirits, expected) in [(true, with), (false, without)] {
+                    let one = RolloutEval { depth: Some(1), spirits, ..RolloutEval::default() };
+                    let mut rolled = s;
+                    one.roll(&mut rolled, &mut rng.clone(), &mut [0.0; MAX_SEATS]);
+                    assert!(rolled == expected, "seed {seed}: spirits={spirits} at\n{}", crate::render::text(&s));
+                }
+                let moves = s.legal_actions();
+                let spirit = moves.iter().copied().filter(|m| matches!(m, Action::Spirit { .. })).nth(rng.below(4) as usize);
+                s.apply_unchecked(spirit.unwrap_or_else(|| policy::choose(&s, &mut rng, &w).unwrap()));
+            }
+        }
+        assert!(differ > 0, "some step differs between the two rollouts");
     }
 }
