@@ -5,7 +5,8 @@ name (and buttons for the others); a place no legal move names does not react;
 a hint, an undo and a saved game that ``dragoncastle replay`` opens; the move
 log's words against the engine's history, the end table against
 ``score_breakdown``, a phone's width without sideways scroll, a reload that
-keeps the game, and the New-game dialog that asks before it drops one.
+keeps the game, and the New-game dialog that suggests the strongest bots and asks
+before it drops a game.
 
 With ``DRAGONCASTLE_SCREENSHOTS=DIR`` set, the tests keep their screenshots
 in DIR (the guide's, ``docs/serve.md``, come from
@@ -27,6 +28,7 @@ from pathlib import Path
 import pytest
 
 import dragoncastle as dc
+from dragoncastle.agents import RIVAL_DEFAULT, SOLO_DEFAULT
 from dragoncastle.replay import write_replay
 
 pytest.importorskip("starlette")
@@ -45,11 +47,15 @@ def server():
     proc = subprocess.Popen([sys.executable, "-m", "dragoncastle", "serve", "--port", str(port)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     url = f"http://127.0.0.1:{port}"
-    for _ in range(200):
+    deadline = time.monotonic() + 60  # a loaded machine starts the server slowly
+    while True:
         try:
             urllib.request.urlopen(url + "/", timeout=1).read()
             break
         except OSError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                proc.kill()
+                raise RuntimeError(f"dragoncastle serve did not answer: {proc.communicate()[1].decode()[-2000:]}")
             time.sleep(0.05)
     yield url
     proc.terminate()
@@ -373,6 +379,18 @@ def test_a_whole_game_at_a_phone_s_width(browser, server):
     finally:
         browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
     assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+
+
+def test_the_form_suggests_the_strongest_bots_measured(browser, server):
+    """Issue 48: the bot a person meets first is ``RIVAL_DEFAULT``, and the list offers it and
+    ``SOLO_DEFAULT``; the page reads both from the package, not a copy of its own."""
+    browser.get(server + "/")
+    new_game_dialog(browser)
+    Select(browser.find_element(By.ID, "players")).select_by_visible_text("3")
+    seats = [browser.find_element(By.ID, f"seat{i}").get_attribute("value") for i in range(3)]
+    assert seats == ["human", RIVAL_DEFAULT, RIVAL_DEFAULT]
+    offered = [o.get_attribute("value") for o in browser.find_elements(By.CSS_SELECTOR, "#agents option")]
+    assert offered[:3] == ["human", RIVAL_DEFAULT, SOLO_DEFAULT] and "greedy" in offered
 
 
 def test_a_new_game_asks_before_it_drops_the_game_in_play(browser, server):

@@ -12,7 +12,7 @@ import time
 from typing import Any
 
 from . import _core
-from .agents import ORACLE, SOLO_DEFAULT, from_spec
+from .agents import ORACLE, RIVAL_DEFAULT, SOLO_DEFAULT, from_spec
 from .cli_common import (SPEC_HELP, Command, add_card_args, add_ray_args, cards_of, check_ray_args, need_matplotlib,
                          positive, progress_bar, run_arena, save_plot, seed_arg, spec_arg)
 from .play import play
@@ -270,7 +270,8 @@ def add_play(command: Command) -> None:
     """``dragoncastle play``."""
     pp = command("play", "play one game between agents (or you) and print the final position and scores",
                  SPEC_HELP, epilog=PICTURE_LEGEND)
-    pp.add_argument("--seats", nargs="+", default=["greedy", "random"], type=spec_arg, help="one agent per seat (2-4)")
+    pp.add_argument("--seats", nargs="+", default=["greedy", "random"], type=spec_arg, help=f"one agent per seat (2-4); human plays in the terminal, against the strongest bot measured "
+                         f"with rivals: {RIVAL_DEFAULT} (docs/agents.md)")
     pp.add_argument("--seed", type=seed_arg, default=7, help="the deal's seed")
     pp.add_argument("--verbose", "-v", action="store_true", help="print every decision")
     add_card_args(pp)

@@ -37,6 +37,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from . import _core
+from .agents import RIVAL_DEFAULT, SOLO_DEFAULT
 from .serve_bots import _hint, _start_bots
 from .serve_seal import Sealer
 from .serve_table import (ECHO, HUMAN, LOOPBACK, MAX_BOT_SECONDS, MAX_GAMES, MAX_RECORD, Table, TableError, Tables, _apply, _clip,
@@ -217,14 +218,15 @@ def app(host: str | None = None) -> Starlette:
     if host:
         hosts.add(host)
 
-    # The form offers the cards by name and the rules help lists the phases and the cards'
-    # effects: the engine's own words, written into the page. Inside a <script>, a "<"
+    # The form offers the cards by name and suggests the strongest bots measured, and the rules
+    # help lists the phases and the cards' effects: the package's own words, written into the page. Inside a <script>, a "<"
     # could close it; JSON reads "\u003c" as the same character.
     words = json.dumps({
         "spirits": list(zip(_core.SPIRITS, _core.SPIRIT_EFFECTS)),
         "dragons": list(zip(_core.DRAGONS, _core.DRAGON_EFFECTS)),
         "phases": [[p.name, p.prompt] for p in (getattr(_core.Phase, n) for n in PHASES)],
         "max_record": MAX_RECORD,
+        "bots": {"rivals": RIVAL_DEFAULT, "solo": SOLO_DEFAULT},
     }).replace("<", "\\u003c")
     html = resources.files(__package__).joinpath("serve.html").read_text(encoding="utf-8").replace("__WORDS__", words)
 
