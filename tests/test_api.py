@@ -523,6 +523,10 @@ def test_the_picture_counts_turns_as_game_turn_and_has_a_legend(dc, capsys):
         main(["play", "--help"])
     out = capsys.readouterr().out
     assert "reading the picture" in out and "Available" in out and "2#S" in out
+    # Issue 48: the help names the bot to play against, as the package says it.
+    from dragoncastle.agents import RIVAL_DEFAULT
+
+    assert f"--seats human {RIVAL_DEFAULT}" in " ".join(out.split())
 
 
 def test_both_engines_give_the_same_message_for_the_same_bad_action():

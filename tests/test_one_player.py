@@ -139,6 +139,7 @@ def test_plan_time_1_is_what_solo_plays() -> None:
     assert (solo["mode"], solo["level"], solo["iterations"], solo["time"]) == ("follow", 2, 30, 1.0)
     assert from_spec("plan").settings == {**solo, "time": None}
     assert PlannerAgent(time_limit=1) == from_spec(SOLO_DEFAULT)
+    assert RIVAL_DEFAULT == "mcts:time=1"  # docs/agents.md names it
     assert from_spec(RIVAL_DEFAULT).settings["time"] == 1.0
 
 

@@ -480,6 +480,19 @@ def test_search_limits_are_clean_errors(kwargs):
         MCTSAgent(**kwargs).search(dc.Game(players=2, seed=1))
 
 
+def test_rollouts_that_weigh_spirits_change_nothing_without_spirit_cards():
+    """R-SPIRIT-1, R-SPIRIT-2: only a Spirit card in play is activated. Without
+    one, rollouts with ``rollout_spirits`` play the moves of the default ones, so
+    in the base game the search decides as without the setting."""
+    for seed in (3, 8):
+        histories = []
+        for extra in ("", ",rollout_spirits=true"):
+            g = dc.Game(players=2, seed=seed)
+            dc.play(g, [f"mcts:iterations=150{extra}", "greedy"])
+            histories.append([a.id for a in g.history])
+        assert histories[0] == histories[1]
+
+
 # ---------------------------------------------------------------- long runs (pytest -m slow)
 
 @pytest.mark.slow
@@ -498,16 +511,3 @@ def test_mcts_solo_beats_greedy_by_far():
     r = dc.arena(["mcts:iterations=2000,reuse=true"], 20, seed=100, threads=2)
     scores = [g["scores"][0] for g in r.games]
     assert sum(scores) / len(scores) >= 44, scores
-
-
-def test_rollouts_that_weigh_spirits_change_nothing_without_spirit_cards():
-    """R-SPIRIT-1, R-SPIRIT-2: only a Spirit card in play is activated. Without
-    one, rollouts with ``rollout_spirits`` play the moves of the default ones, so
-    in the base game the search decides as without the setting."""
-    for seed in (3, 8):
-        histories = []
-        for extra in ("", ",rollout_spirits=true"):
-            g = dc.Game(players=2, seed=seed)
-            dc.play(g, [f"mcts:iterations=150{extra}", "greedy"])
-            histories.append([a.id for a in g.history])
-        assert histories[0] == histories[1]

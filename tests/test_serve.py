@@ -50,6 +50,18 @@ def play_person(client, state, pick=lambda legal: legal[-1]):
     return state
 
 
+def test_the_page_takes_its_default_bots_from_the_package(monkeypatch):
+    """Issue 48: the form's suggestions are ``RIVAL_DEFAULT`` and ``SOLO_DEFAULT`` as the
+    package has them, written in with the card words, not a list of the page's own."""
+    monkeypatch.setattr(serve, "RIVAL_DEFAULT", "mcts:time=2")
+    monkeypatch.setattr(serve, "SOLO_DEFAULT", "plan:time=2")
+    page = TestClient(serve.app(), base_url="http://127.0.0.1:8000").get("/").text
+    assert '"bots": {"rivals": "mcts:time=2", "solo": "plan:time=2"}' in page
+    assert "mcts:time=1" not in page and "plan:time=1" not in page
+    script = page[page.index("const WORDS"):]
+    assert "</" not in script[:script.index("\n")]  # the written-in words cannot close the script
+
+
 def test_the_page_and_every_endpoint(client):
     page = client.get("/")
     assert page.status_code == 200 and "<svg" not in page.text and "/api/games" in page.text

@@ -13,7 +13,8 @@ from . import _core
 #: defaults are that planner.
 SOLO_DEFAULT = "plan:time=1"
 #: The strongest agent measured for games with rivals at one second per
-#: decision: what ``dragoncastle play`` and the web table offer first (``docs/search.md``).
+#: decision: the web table's suggested bot, the rival ``dragoncastle play --help``
+#: names (``docs/search.md``).
 RIVAL_DEFAULT = "mcts:time=1"
 #: The oracle of ``dragoncastle solo --oracle``: the planner on the true deal (``docs/plan.md``).
 ORACLE = "plan:oracle=true,level=3,iterations=80,time=20"

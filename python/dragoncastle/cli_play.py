@@ -270,8 +270,10 @@ def add_play(command: Command) -> None:
     """``dragoncastle play``."""
     pp = command("play", "play one game between agents (or you) and print the final position and scores",
                  SPEC_HELP, epilog=PICTURE_LEGEND)
-    pp.add_argument("--seats", nargs="+", default=["greedy", "random"], type=spec_arg, help=f"one agent per seat (2-4); human plays in the terminal, against the strongest bot measured "
-                         f"with rivals: {RIVAL_DEFAULT} (docs/agents.md)")
+    strongest = RIVAL_DEFAULT.replace("%", "%%")  # argparse %-formats help text
+    pp.add_argument("--seats", nargs="+", default=["greedy", "random"], type=spec_arg,
+                    help="one agent per seat (2-4); human plays in the terminal. The strongest bot measured "
+                         f"with rivals is {strongest}: --seats human {strongest}")
     pp.add_argument("--seed", type=seed_arg, default=7, help="the deal's seed")
     pp.add_argument("--verbose", "-v", action="store_true", help="print every decision")
     add_card_args(pp)

@@ -219,8 +219,8 @@ def app(host: str | None = None) -> Starlette:
         hosts.add(host)
 
     # The form offers the cards by name and suggests the strongest bots measured, and the rules
-    # help lists the phases and the cards' effects: the package's own words, written into the page. Inside a <script>, a "<"
-    # could close it; JSON reads "\u003c" as the same character.
+    # help lists the phases and the cards' effects: the package's own words, written into the
+    # page. Inside a <script>, a "<" could close it; JSON reads "\u003c" as the same character.
     words = json.dumps({
         "spirits": list(zip(_core.SPIRITS, _core.SPIRIT_EFFECTS)),
         "dragons": list(zip(_core.DRAGONS, _core.DRAGON_EFFECTS)),
