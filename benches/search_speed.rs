@@ -4,17 +4,17 @@
 use std::time::Instant;
 
 use _core::Layout;
-use _core::eval::{Reward, Rollout, RolloutEval};
+use _core::eval::{Rollout, RolloutEval};
 use _core::search::{search, Config};
 use _core::{seeded_deal, Rules, State};
 
 fn main() {
     for players in [1usize, 2] {
         let s = State::new(players, &Layout::for_players(players), &seeded_deal(1), Rules::default()).unwrap();
-        for (name, rollout) in [("random", Rollout::Random), ("greedy", Rollout::greedy(0.0)), ("tuned", Rollout::tuned(0.0))] {
+        for (name, rollout) in [("random", Rollout::Random), ("greedy", Rollout::GREEDY), ("tuned", Rollout::TUNED)] {
             for threads in [1usize, 2] {
                 let cfg = Config { iterations: Some(20_000), threads, ..Config::default() };
-                let eval = RolloutEval { reward: Reward::Win, rollout, depth: None };
+                let eval = RolloutEval { rollout, ..RolloutEval::default() };
                 let t = Instant::now();
                 let r = search(&s, &cfg, &eval).expect("a rollout never fails");
                 let secs = t.elapsed().as_secs_f64();

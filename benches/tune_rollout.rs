@@ -88,7 +88,7 @@ fn climb(mut w: Weights, steps: &[f64], caps: &[u8], mut better: impl FnMut(&Wei
 fn search_agent(w: &Weights, iterations: u64) -> _core::arena::Agent {
     use _core::eval::{LeafEval, Rollout, RolloutEval};
     let config = _core::search::Config { iterations: Some(iterations), ..Default::default() };
-    let eval = LeafEval::Rollout(RolloutEval { rollout: Rollout::Policy { epsilon: 0.0, weights: *w }, ..RolloutEval::default() });
+    let eval = LeafEval::Rollout(RolloutEval { rollout: Rollout::Policy(*w), ..RolloutEval::default() });
     _core::arena::Agent::Mcts { config, eval, reuse: _core::search::DEFAULT_REUSE, exploration: None }
 }
 

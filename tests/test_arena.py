@@ -170,7 +170,7 @@ def test_arena_records_keep_the_rules_of_the_run():
 # ---------------------------------------------------------------- agent specs
 
 @pytest.mark.parametrize("spec", ["mcts:foo=1", "nobody", "mcts:iterations=0", "mcts:iterations=x", "mcts:time=-1",
-                                  "greedy:x=1", "mcts:epsilon=2", "mcts:reward=lots"])
+                                  "greedy:x=1", "mcts:c=-1", "mcts:reward=lots"])
 def test_bad_specs_are_value_errors(spec):
     with pytest.raises(ValueError):
         dc.arena([spec, "greedy"], 2)
@@ -194,7 +194,7 @@ def test_spec_exploration_follows_the_game():
     assert from_spec("mcts:iterations=50,c=0.3").settings["c"] == 0.3
     solo = dc.Game(players=1, seed=4)
     a = from_spec("mcts:iterations=300", seed=1).search(solo)
-    b = MCTSAgent(iterations=300, seed=1, exploration=0.05, reward="win", rollout="tuned", epsilon=0.0,
+    b = MCTSAgent(iterations=300, seed=1, exploration=0.05, reward="win", rollout="tuned",
                   rollout_depth=None, reuse_tree=True, reuse_weight=0.2, max_nodes=4_000_000,
                   widening=1.0).search(solo)
     assert stats(a) == stats(b)

@@ -212,9 +212,9 @@ class MCTSAgent(_Builtin):
     with their ranges): ``exploration`` (UCT constant; default 0.5 with
     ``reward="win"``, 0.05 with ``"margin"`` and in solo), ``reward``
     (``"win"`` or ``"margin"``; solo always maximises the score / 100),
-    ``rollout`` (``"tuned"``, ``"greedy"`` or ``"random"``), ``epsilon``
-    (random actions in heuristic rollouts), ``rollout_spirits`` (heuristic
-    rollouts weigh Spirits as the greedy agent does, playing an effect out;
+    ``rollout`` (``"tuned"``, ``"greedy"`` or ``"random"``),
+    ``rollout_spirits`` (heuristic rollouts weigh Spirits as the greedy
+    agent does, playing an effect out;
     with the tuned weights they hardly ever activate; default ``False``:
     they never do, only the tree does; experimental), ``rollout_depth`` (cut rollouts
     after so many decisions and evaluate), ``widening`` (progressive

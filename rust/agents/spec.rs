@@ -42,12 +42,8 @@ pub struct MctsSpec {
     /// `time_limit` both `None` means [`DEFAULT_ITERATIONS`] (`exploration`
     /// unused: see below).
     pub config: Config,
-    /// The reward and the rollouts' cut-off (the policy is `rollout`, `epsilon`).
+    /// The rollouts: reward, policy, cut-off, Spirits.
     pub rollout: RolloutEval,
-    /// The rollout policy's name (`tuned`, `greedy`, `random`).
-    pub policy: &'static str,
-    /// Random actions in heuristic rollouts.
-    pub epsilon: f64,
     /// Keep the tree between the agent's moves.
     pub reuse: bool,
     /// The exploration constant; `None`: the default for the game played.
@@ -68,8 +64,6 @@ impl Default for MctsSpec {
         MctsSpec {
             config: Config { iterations: None, ..Config::default() },
             rollout: RolloutEval::default(),
-            policy: RolloutEval::default().rollout.name().0,
-            epsilon: 0.0,
             reuse: search::DEFAULT_REUSE,
             exploration: None,
             model: None,
@@ -133,7 +127,7 @@ const POSITIVE: Kind = Kind::Number { min: 0.0, max: f64::MAX, open: true };
 const NON_NEGATIVE: Kind = Kind::Number { min: 0.0, max: f64::MAX, open: false };
 const UNIT: Kind = Kind::Number { min: 0.0, max: 1.0, open: false };
 const REWARDS: &[&str] = &["win", "margin"];
-const ROLLOUTS: &[&str] = &["tuned", "greedy", "random"];
+const ROLLOUTS: &[&str] = &Rollout::NAMES;
 const MODES: &[&str] = &["follow", "mean", "oracle"];
 
 /// The settings of `mcts` (`docs/search.md` says what each does).
@@ -143,8 +137,10 @@ pub const MCTS: &[Setting<MctsSpec>] = &[
     Setting { name: "threads", aliases: &[], kind: THREADS, optional: false, help: "root-parallel trees sharing the iterations", get: |m| Value::Whole(m.config.threads as u64), set: |m, v| m.config.threads = whole(v).unwrap_or(1) as usize },
     Setting { name: "c", aliases: &["exploration"], kind: NON_NEGATIVE, optional: true, help: "the exploration constant (none: 0.5 with win, 0.05 with margin and in solo, 1 with a network's priors)", get: |m| opt_num(m.exploration), set: |m, v| m.exploration = num(v) },
     Setting { name: "reward", aliases: &[], kind: Kind::Choice(REWARDS), optional: false, help: "what a rollout's end is worth: a win, or the score margin (solo: the score)", get: |m| Value::Text(m.rollout.reward.name().into()), set: |m, v| m.rollout.reward = if choice(REWARDS, v) == "margin" { Reward::Margin } else { Reward::Win } },
-    Setting { name: "rollout", aliases: &[], kind: Kind::Choice(ROLLOUTS), optional: false, help: "the rollout policy", get: |m| Value::Text(m.policy.into()), set: |m, v| m.policy = choice(ROLLOUTS, v) },
-    Setting { name: "epsilon", aliases: &[], kind: UNIT, optional: false, help: "share of random actions in heuristic rollouts", get: |m| Value::Number(m.epsilon), set: |m, v| m.epsilon = num(v).unwrap_or(0.0) },
+    Setting { name: "rollout", aliases: &[], kind: Kind::Choice(ROLLOUTS), optional: false, help: "the rollout policy", get: |m| Value::Text(m.rollout.rollout.name().into()), set: |m, v| {
+        // The table checked the name, so the parse cannot fail.
+        m.rollout.rollout = Rollout::parse(choice(ROLLOUTS, v)).unwrap_or(Rollout::TUNED);
+    } },
     Setting { name: "rollout_spirits", aliases: &[], kind: Kind::Flag, optional: false, help: "heuristic rollouts weigh Spirits as the greedy agent does, playing an effect out (slower; experimental)", get: |m| Value::Flag(m.rollout.spirits), set: |m, v| m.rollout.spirits = flag(v) },
     Setting { name: "depth", aliases: &["rollout_depth"], kind: Kind::Whole { min: 0, max: u32::MAX as u64 }, optional: true, help: "cut rollouts after so many decisions and value the position (none: play to the end)", get: |m| opt_whole(m.rollout.depth.map(u64::from)), set: |m, v| m.rollout.depth = whole(v).map(|d| d as u32) },
     Setting { name: "reuse", aliases: &["reuse_tree"], kind: Kind::Flag, optional: false, help: "keep the tree between the agent's moves", get: |m| Value::Flag(m.reuse), set: |m, v| m.reuse = flag(v) },
@@ -245,7 +241,7 @@ impl AgentSpec {
             AgentSpec::Dragon => Agent::Dragon,
             AgentSpec::Plan(config) => Agent::Plan { config: with_budget(*config) },
             AgentSpec::Mcts(m) => {
-                let roll = m.rollout_eval();
+                let roll = m.rollout;
                 let eval = match &m.model {
                     Some(path) => {
                         let net = load_model(path).map_err(|e| Error::Setup(format!("agent spec \"{self}\": {e}")))?;
@@ -305,15 +301,6 @@ impl AgentSpec {
     }
 }
 
-impl MctsSpec {
-    /// The rollout evaluation the settings name.
-    pub fn rollout_eval(&self) -> RolloutEval {
-        // The table checked the name and the range, so the parse cannot fail.
-        let rollout = Rollout::parse(self.policy, self.epsilon as f32).unwrap_or(RolloutEval::default().rollout);
-        RolloutEval { rollout, ..self.rollout }
-    }
-}
-
 /// What a table row offers [`AgentSpec::from_pairs`]'s reader, whatever the agent kind.
 pub trait Check {
     /// The setting's kind and whether it may be `none`.
@@ -338,10 +325,7 @@ impl<S> Check for Setting<S> {
 
 /// The checks across settings of `mcts` (each setting's own range is the table's).
 fn check_mcts(m: &MctsSpec, guided: bool) -> Result<(), String> {
-    if m.policy == "random" && m.epsilon != 0.0 {
-        return Err("epsilon applies to heuristic rollouts (tuned, greedy), not random".into());
-    }
-    if m.policy == "random" && m.rollout.spirits {
+    if m.rollout.rollout == Rollout::Random && m.rollout.spirits {
         return Err("rollout_spirits applies to heuristic rollouts (tuned, greedy); random rollouts draw activations as any move".into());
     }
     if m.model.is_none() && (m.priors == Some(false) || m.cutoff.is_some() || (!guided && m.rollout_weight.is_some_and(|w| w != 0.0))) {

@@ -24,15 +24,9 @@ pub enum Reward {
 pub enum Rollout {
     /// Uniformly random legal actions.
     Random,
-    /// One decision of look-ahead with a weighted position value
-    /// ([`policy::choose`]); with probability `epsilon` a uniformly random
-    /// action instead.
-    Policy {
-        /// The chance of a uniformly random action instead, in `[0, 1]`.
-        epsilon: f32,
-        /// The weights of the position value.
-        weights: policy::Weights,
-    },
+    /// One decision of look-ahead with a position value of these weights
+    /// ([`policy::choose`]).
+    Policy(policy::Weights),
 }
 
 impl Reward {
@@ -54,35 +48,29 @@ impl Reward {
 }
 
 impl Rollout {
-    /// `random`, `greedy` or `tuned`, with `epsilon` in [0, 1] (a random
-    /// rollout has no use for it).
-    pub fn parse(name: &str, epsilon: f32) -> Result<Rollout, String> {
-        if !(0.0..=1.0).contains(&epsilon) {
-            return Err(format!("epsilon must be in [0, 1]; got {epsilon}"));
-        }
-        match name {
-            "random" => Ok(Rollout::Random),
-            "greedy" => Ok(Rollout::greedy(epsilon)),
-            "tuned" => Ok(Rollout::tuned(epsilon)),
-            _ => Err(format!("rollout is 'random', 'greedy' or 'tuned'; got {name:?}")),
-        }
+    /// The policies by name, the default first (the settings table offers them in this order).
+    pub const NAMED: [(&'static str, Rollout); 3] = [("tuned", Rollout::TUNED), ("greedy", Rollout::GREEDY), ("random", Rollout::Random)];
+    /// The names of [`Rollout::NAMED`].
+    pub const NAMES: [&'static str; 3] = [Self::NAMED[0].0, Self::NAMED[1].0, Self::NAMED[2].0];
+
+    /// The policy of one of [`Rollout::NAMES`].
+    ///
+    /// ```
+    /// use _core::eval::Rollout;
+    /// assert_eq!(Rollout::parse("greedy").unwrap().name(), "greedy");
+    /// assert!(Rollout::parse("smart").is_err());
+    /// ```
+    pub fn parse(name: &str) -> Result<Rollout, String> {
+        Self::NAMED.iter().find(|(n, _)| *n == name).map(|&(_, r)| r).ok_or_else(|| format!("rollout is one of {}; got {name:?}", Self::NAMES.join(", ")))
     }
-    /// The name [`Rollout::parse`] takes, and the epsilon.
-    pub fn name(&self) -> (&'static str, f32) {
-        match *self {
-            Rollout::Random => ("random", 0.0),
-            Rollout::Policy { epsilon, weights } if weights == policy::Weights::GREEDY => ("greedy", epsilon),
-            Rollout::Policy { epsilon, .. } => ("tuned", epsilon),
-        }
+    /// The name [`Rollout::parse`] takes; weights of no name (the tuning benches') are `tuned`.
+    pub fn name(&self) -> &'static str {
+        Self::NAMED.iter().find(|(_, r)| r == self).map_or("tuned", |(n, _)| n)
     }
     /// The greedy agent's evaluation (`docs/agents.md`).
-    pub const fn greedy(epsilon: f32) -> Rollout {
-        Rollout::Policy { epsilon, weights: policy::Weights::GREEDY }
-    }
+    pub const GREEDY: Rollout = Rollout::Policy(policy::Weights::GREEDY);
     /// The evaluation tuned for rollouts (`docs/search.md`).
-    pub const fn tuned(epsilon: f32) -> Rollout {
-        Rollout::Policy { epsilon, weights: policy::Weights::TUNED }
-    }
+    pub const TUNED: Rollout = Rollout::Policy(policy::Weights::TUNED);
 }
 
 /// The rollout evaluator: a [`Reward`], a [`Rollout`] policy and an optional
@@ -99,16 +87,15 @@ pub struct RolloutEval {
     /// (the greedy evaluation in place of final scores); `None` plays to the end.
     pub depth: Option<u32>,
     /// Heuristic rollouts: [`policy::choose`] instead of [`policy::choose_without_spirits`]
-    /// (setting `rollout_spirits`; experimental). The turn is not made passive, so a random step
-    /// (`epsilon`) may draw an activation and the turn's Spirit decision points count towards
-    /// `depth`. With the tuned weights the weighing hardly ever finds an activation worth its
-    /// price (`docs/experiments/2026-12-05-spirit-rollouts.md`).
+    /// (setting `rollout_spirits`; experimental). The turn is not made passive, so the turn's
+    /// Spirit decision points count towards `depth`. With the tuned weights the weighing hardly
+    /// ever finds an activation worth its price (`docs/experiments/2026-12-05-spirit-rollouts.md`).
     pub spirits: bool,
 }
 
 impl Default for RolloutEval {
     fn default() -> Self {
-        RolloutEval { reward: Reward::Win, rollout: Rollout::tuned(0.0), depth: None, spirits: false }
+        RolloutEval { reward: Reward::Win, rollout: Rollout::TUNED, depth: None, spirits: false }
     }
 }
 
@@ -116,7 +103,7 @@ impl RolloutEval {
     /// Play `s` on to the end (or the cut-off) and write its utilities.
     pub fn roll(&self, s: &mut State, rng: &mut SplitMix64, out: &mut [f64; MAX_SEATS]) {
         let mut buf = ActionList::default();
-        if matches!(self.rollout, Rollout::Policy { .. }) && !self.spirits {
+        if matches!(self.rollout, Rollout::Policy(_)) && !self.spirits {
             // Without activations the turn need not ask for them.
             s.never_activate();
         }
@@ -127,12 +114,12 @@ impl RolloutEval {
                 return;
             }
             match self.rollout {
-                Rollout::Policy { epsilon, weights } if epsilon <= 0.0 || rng.unit() >= epsilon as f64 => {
+                Rollout::Policy(weights) => {
                     let a = if self.spirits { policy::choose(s, rng, &weights) } else { policy::choose_without_spirits(s, rng, &weights) };
                     let Some(a) = a else { break };
                     s.apply_unchecked(a);
                 }
-                _ => {
+                Rollout::Random => {
                     if s.step_pick(&mut buf, |n| rng.pick(n)).is_none() {
                         break;
                     }

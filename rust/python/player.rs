@@ -235,7 +235,7 @@ impl PyPlayer {
         let agent = self.spec.load().map_err(setup_err)?;
         let AgentSpec::Mcts(m) = &self.spec else { return Ok(agent.map_eval(Guided::Leaf)) };
         Ok(match &self.guide {
-            Some(g) => agent.map_eval(|_| Guided::new(g.clone(), m.rollout_eval(), m.rollout_weight.unwrap_or(0.0))),
+            Some(g) => agent.map_eval(|_| Guided::new(g.clone(), m.rollout, m.rollout_weight.unwrap_or(0.0))),
             None => agent.map_eval(Guided::Leaf),
         })
     }
